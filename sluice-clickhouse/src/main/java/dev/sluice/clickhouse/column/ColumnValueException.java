@@ -1,0 +1,31 @@
+package dev.sluice.clickhouse.column;
+
+/**
+ * A value that does not fit its column: out of range, wrong shape, or a kind the column's type
+ * cannot hold. The message names the column, its type, the row within the block and the value.
+ */
+public final class ColumnValueException extends IllegalArgumentException {
+    private final String column;
+    private final String type;
+    private final int row;
+
+    public ColumnValueException(String column, String type, int row, String problem) {
+        super("column " + column + " (" + type + "), row " + row + ": " + problem);
+        this.column = column;
+        this.type = type;
+        this.row = row;
+    }
+
+    public String column() {
+        return column;
+    }
+
+    public String type() {
+        return type;
+    }
+
+    /** The row within the block being built, counted from 0. */
+    public int row() {
+        return row;
+    }
+}

@@ -1,0 +1,194 @@
+package dev.sluice.clickhouse.column;
+
+import dev.sluice.clickhouse.io.WireInput;
+import dev.sluice.clickhouse.io.WireOutput;
+import dev.sluice.clickhouse.types.NullableType;
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.util.Arrays;
+
+/**
+ * Nullable(T): one byte per row (1 = NULL) followed by T's column, which holds T's default in NULL
+ * rows. Appends other than {@link #appendNull()} go to the inner column.
+ */
+public final class NullableColumn extends Column {
+    private final Column inner;
+    private byte[] nulls = new byte[64];
+    private int rows;
+
+    public NullableColumn(String name, NullableType type, Column inner) {
+        super(name, type);
+        this.inner = inner;
+    }
+
+    public Column inner() {
+        return inner;
+    }
+
+    @Override
+    public int rows() {
+        return rows;
+    }
+
+    @Override
+    public void reset() {
+        rows = 0;
+        inner.reset();
+    }
+
+    @Override
+    public void truncate(int newRows) {
+        if (newRows < 0 || newRows > rows) {
+            throw new IndexOutOfBoundsException(
+                    "truncate " + name + " to " + newRows + " of " + rows);
+        }
+        rows = newRows;
+        inner.truncate(newRows);
+    }
+
+    @Override
+    public long dataBytes() {
+        return rows + inner.dataBytes();
+    }
+
+    private void mark(int isNull) {
+        if (rows == nulls.length) {
+            nulls = Arrays.copyOf(nulls, grow(nulls.length, rows + 1));
+        }
+        nulls[rows++] = (byte) isNull;
+    }
+
+    @Override
+    public void appendNull() {
+        inner.appendDefault();
+        mark(1);
+    }
+
+    @Override
+    public void appendDefault() {
+        // The default of Nullable(T) is NULL, as in the server.
+        appendNull();
+    }
+
+    // Each append lands in the inner column first: if it throws, the null map is untouched.
+
+    @Override
+    public void appendLong(long value) {
+        inner.appendLong(value);
+        mark(0);
+    }
+
+    @Override
+    public void appendUnsignedLong(long bits) {
+        inner.appendUnsignedLong(bits);
+        mark(0);
+    }
+
+    @Override
+    public void appendDouble(double value) {
+        inner.appendDouble(value);
+        mark(0);
+    }
+
+    @Override
+    public void appendBoolean(boolean value) {
+        inner.appendBoolean(value);
+        mark(0);
+    }
+
+    @Override
+    public void appendBigInteger(BigInteger value) {
+        inner.appendBigInteger(value);
+        mark(0);
+    }
+
+    @Override
+    public void appendBigDecimal(BigDecimal value) {
+        inner.appendBigDecimal(value);
+        mark(0);
+    }
+
+    @Override
+    public void appendString(CharSequence value) {
+        inner.appendString(value);
+        mark(0);
+    }
+
+    @Override
+    public void appendBytes(byte[] value, int offset, int length) {
+        inner.appendBytes(value, offset, length);
+        mark(0);
+    }
+
+    @Override
+    public void appendUuid(long mostSignificant, long leastSignificant) {
+        inner.appendUuid(mostSignificant, leastSignificant);
+        mark(0);
+    }
+
+    /**
+     * Records a non-null row whose value was appended to {@link #inner()} directly (for inner
+     * columns with specialised appends, such as DecimalColumn.appendUnscaled).
+     */
+    public void markNotNull() {
+        if (inner.rows() != rows + 1) {
+            throw new IllegalStateException(
+                    "column " + name + ": append one value to inner() before markNotNull()");
+        }
+        mark(0);
+    }
+
+    @Override
+    public void writePrefix(WireOutput out) {
+        inner.writePrefix(out);
+    }
+
+    @Override
+    public void writeData(WireOutput out) {
+        out.writeBytes(nulls, 0, rows);
+        inner.writeData(out);
+    }
+
+    @Override
+    public void readPrefix(WireInput in) {
+        inner.readPrefix(in);
+    }
+
+    @Override
+    public void readData(WireInput in, int n) {
+        if (nulls.length < rows + n) {
+            nulls = Arrays.copyOf(nulls, grow(nulls.length, rows + n));
+        }
+        in.readFully(nulls, rows, n);
+        rows += n;
+        inner.readData(in, n);
+    }
+
+    @Override
+    public boolean isNull(int row) {
+        if (row < 0 || row >= rows) {
+            throw new IndexOutOfBoundsException("row " + row + " of " + rows + " in " + name);
+        }
+        return nulls[row] != 0;
+    }
+
+    @Override
+    public long getLong(int row) {
+        return inner.getLong(row);
+    }
+
+    @Override
+    public double getDouble(int row) {
+        return inner.getDouble(row);
+    }
+
+    @Override
+    public String getString(int row) {
+        return isNull(row) ? null : inner.getString(row);
+    }
+
+    @Override
+    public Object getObject(int row) {
+        return isNull(row) ? null : inner.getObject(row);
+    }
+}

@@ -1,0 +1,82 @@
+package dev.sluice.clickhouse.column;
+
+import dev.sluice.clickhouse.io.WireException;
+import dev.sluice.clickhouse.io.WireInput;
+import dev.sluice.clickhouse.io.WireOutput;
+import java.util.Arrays;
+
+/**
+ * Cumulative end offsets of Array and Map rows: row r spans elements {@code [end(r-1), end(r))}.
+ * Written as one UInt64 per row.
+ */
+final class Offsets {
+    private long[] ends = new long[64];
+    private int rows;
+
+    int rows() {
+        return rows;
+    }
+
+    void reset() {
+        rows = 0;
+    }
+
+    long last() {
+        return rows == 0 ? 0 : ends[rows - 1];
+    }
+
+    long start(int row) {
+        return row == 0 ? 0 : ends[row - 1];
+    }
+
+    long end(int row) {
+        return ends[row];
+    }
+
+    void add(long end) {
+        if (rows == ends.length) {
+            ends = Arrays.copyOf(ends, Column.grow(ends.length, rows + 1));
+        }
+        ends[rows++] = end;
+    }
+
+    void truncate(int newRows) {
+        rows = newRows;
+    }
+
+    void write(WireOutput out) {
+        for (int r = 0; r < rows; r++) {
+            out.writeInt64(ends[r]);
+        }
+    }
+
+    /** Reads {@code n} offsets and returns how many elements they add. */
+    long read(WireInput in, int n, String column) {
+        if (ends.length < rows + n) {
+            ends = Arrays.copyOf(ends, Column.grow(ends.length, rows + n));
+        }
+        long base = last();
+        long prev = 0;
+        for (int i = 0; i < n; i++) {
+            long end = in.readInt64();
+            if (end < prev) {
+                throw new WireException(
+                        "column "
+                                + column
+                                + ": array offsets decrease ("
+                                + prev
+                                + " then "
+                                + end
+                                + ") at byte "
+                                + in.offset());
+            }
+            prev = end;
+            ends[rows++] = base + end;
+        }
+        if (prev > Integer.MAX_VALUE) {
+            throw new WireException(
+                    "column " + column + ": " + prev + " array elements in one block");
+        }
+        return prev;
+    }
+}
