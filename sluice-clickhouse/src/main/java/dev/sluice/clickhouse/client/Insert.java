@@ -1,0 +1,197 @@
+package dev.sluice.clickhouse.client;
+
+import dev.sluice.clickhouse.block.Block;
+import dev.sluice.clickhouse.column.Column;
+import dev.sluice.clickhouse.protocol.Progress;
+import dev.sluice.clickhouse.protocol.ProtocolRevision;
+import dev.sluice.clickhouse.protocol.TableColumns;
+
+/**
+ * A running INSERT: columns shaped by the server's header (names and exact types, in the server's
+ * order). Append one value to every column, call {@link #endRow()}, repeat; blocks are sent when
+ * they reach the row or byte limit of {@link InsertOptions}, or on {@link #flush()}. {@link
+ * #finish()} sends the rest and waits for the server's acknowledgement.
+ *
+ * <pre>{@code
+ * try (Insert insert = connection.insert("events", List.of(), Map.of())) {
+ *     Column ts = insert.column("ts");
+ *     Column id = insert.column("id");
+ *     for (Event e : events) {
+ *         ts.appendLong(e.epochSeconds());
+ *         id.appendUnsignedLong(e.id());
+ *         insert.endRow();
+ *     }
+ *     InsertResult result = insert.finish();
+ * }
+ * }</pre>
+ *
+ * <p>Rows are durable only once {@link #finish()} returns. Blocks already sent when an insert fails
+ * or is closed without {@code finish()} may have been written by the server (each block is its own
+ * insert there); closing an unfinished insert drops the connection, so nothing more is written. Not
+ * thread-safe.
+ */
+public final class Insert implements AutoCloseable {
+    private final NativeConnection connection;
+    private final String table;
+    private final String queryId;
+    private final Block block;
+    private final TableColumns tableColumns;
+    private final InsertOptions options;
+    private final String context;
+    private final long startedNanos;
+    private long rowsSent;
+    private long blocksSent;
+    private long uncompressedBytes;
+    private long wireBytes;
+    private int rowsSinceBytesCheck;
+    private boolean done;
+
+    Insert(
+            NativeConnection connection,
+            String table,
+            String queryId,
+            Block header,
+            TableColumns tableColumns,
+            InsertOptions options,
+            long startedNanos) {
+        this.connection = connection;
+        this.table = table;
+        this.queryId = queryId;
+        this.block = header;
+        this.tableColumns = tableColumns;
+        this.options = options;
+        this.context = "INSERT INTO " + table;
+        this.startedNanos = startedNanos;
+    }
+
+    /** The block being filled; its columns are the server's header. */
+    public Block block() {
+        return block;
+    }
+
+    public Column column(int index) {
+        return block.column(index);
+    }
+
+    /** The column called {@code name}; an unknown name is an error listing the known ones. */
+    public Column column(String name) {
+        Column c = block.column(name);
+        if (c == null) {
+            StringBuilder known = new StringBuilder();
+            for (Column k : block.columns()) {
+                known.append(known.isEmpty() ? "" : ", ").append(k.name());
+            }
+            throw new IllegalArgumentException(
+                    context + ": no column " + name + " in the insert (columns: " + known + ")");
+        }
+        return c;
+    }
+
+    public String queryId() {
+        return queryId;
+    }
+
+    /**
+     * The table's column metadata (defaults) when the server sent it before the header, else null.
+     */
+    public TableColumns tableColumns() {
+        return tableColumns;
+    }
+
+    /** Rows in blocks already sent. */
+    public long rowsSent() {
+        return rowsSent;
+    }
+
+    /** Rows appended and not yet sent. */
+    public int rowsPending() {
+        return block.rows();
+    }
+
+    /**
+     * Completes a row: every column must have exactly one more value. Sends the block when it
+     * reached the row or byte limit.
+     */
+    public void endRow() {
+        checkOpen();
+        int rows = block.column(0).rows();
+        if (rows >= options.maxBlockRows()) {
+            block.rows(); // verifies every column has the same length
+            send();
+        } else if (++rowsSinceBytesCheck >= InsertOptions.BYTES_CHECK_INTERVAL) {
+            rowsSinceBytesCheck = 0;
+            if (block.dataBytes() >= options.maxBlockBytes()) {
+                send();
+            }
+        }
+    }
+
+    /** Sends the rows appended so far as one block (nothing when there are none). */
+    public void flush() {
+        checkOpen();
+        send();
+    }
+
+    private void send() {
+        int rows = block.rows();
+        rowsSinceBytesCheck = 0;
+        if (rows == 0) {
+            return;
+        }
+        long bytes = block.dataBytes();
+        try {
+            wireBytes += connection.sendData(block, context);
+            connection.pollServer(context);
+        } catch (RuntimeException e) {
+            done = true;
+            throw e;
+        }
+        rowsSent += rows;
+        blocksSent++;
+        uncompressedBytes += bytes;
+        block.reset();
+    }
+
+    /** Sends the remaining rows, ends the INSERT and waits for the server's acknowledgement. */
+    public InsertResult finish() {
+        checkOpen();
+        send();
+        Progress p;
+        try {
+            p = connection.finishInsert(context);
+        } finally {
+            done = true;
+        }
+        boolean hasWriteInfo =
+                connection.revision() >= ProtocolRevision.DBMS_MIN_REVISION_WITH_CLIENT_WRITE_INFO;
+        return new InsertResult(
+                queryId,
+                rowsSent,
+                blocksSent,
+                uncompressedBytes,
+                wireBytes,
+                hasWriteInfo ? p.writtenRows() : -1,
+                hasWriteInfo ? p.writtenBytes() : -1,
+                System.nanoTime() - startedNanos);
+    }
+
+    private void checkOpen() {
+        if (done) {
+            throw new IllegalStateException(context + ": the insert is finished or closed");
+        }
+    }
+
+    /**
+     * Ends the insert. After {@link #finish()} this does nothing; otherwise the pending rows are
+     * discarded and the connection is dropped, since the protocol has no way to take back an INSERT
+     * in progress.
+     */
+    @Override
+    public void close() {
+        if (!done) {
+            done = true;
+            block.reset();
+            connection.abandon("an INSERT into " + table + " was closed without finish()");
+        }
+    }
+}
