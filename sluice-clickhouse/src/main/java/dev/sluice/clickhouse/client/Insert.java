@@ -44,6 +44,7 @@ public final class Insert implements AutoCloseable {
     private long uncompressedBytes;
     private long wireBytes;
     private int rowsSinceBytesCheck;
+    private int completedRows; // rows closed by endRow() and not yet sent
     private boolean done;
 
     Insert(
@@ -103,20 +104,37 @@ public final class Insert implements AutoCloseable {
         return rowsSent;
     }
 
-    /** Rows appended and not yet sent. */
+    /** Complete rows (closed by {@link #endRow()}) not yet sent. */
     public int rowsPending() {
-        return block.rows();
+        return completedRows;
     }
 
     /**
      * Completes a row: every column must have exactly one more value. Sends the block when it
      * reached the row or byte limit.
+     *
+     * @throws IllegalStateException when a column has a value too many or too few
      */
     public void endRow() {
         checkOpen();
-        int rows = block.column(0).rows();
+        int rows = completedRows + 1;
+        for (int i = 0, n = block.columnCount(); i < n; i++) {
+            Column c = block.column(i);
+            if (c.rows() != rows) {
+                throw new IllegalStateException(
+                        context
+                                + ": column "
+                                + c.name()
+                                + " has "
+                                + (c.rows() - completedRows)
+                                + " new values for row "
+                                + completedRows
+                                + " (each column needs exactly one); call abortRow() to drop"
+                                + " the partial row");
+            }
+        }
+        completedRows = rows;
         if (rows >= options.maxBlockRows()) {
-            block.rows(); // verifies every column has the same length
             send();
         } else if (++rowsSinceBytesCheck >= InsertOptions.BYTES_CHECK_INTERVAL) {
             rowsSinceBytesCheck = 0;
@@ -126,6 +144,15 @@ public final class Insert implements AutoCloseable {
         }
     }
 
+    /**
+     * Drops the values appended since the last {@link #endRow()}: after one value of a record was
+     * rejected, the record's other values must go too.
+     */
+    public void abortRow() {
+        checkOpen();
+        block.truncate(completedRows);
+    }
+
     /** Sends the rows appended so far as one block (nothing when there are none). */
     public void flush() {
         checkOpen();
@@ -133,7 +160,11 @@ public final class Insert implements AutoCloseable {
     }
 
     private void send() {
-        int rows = block.rows();
+        if (block.column(0).rows() != completedRows) {
+            throw new IllegalStateException(
+                    context + ": a row was started but not ended; call endRow() or abortRow()");
+        }
+        int rows = completedRows;
         rowsSinceBytesCheck = 0;
         if (rows == 0) {
             return;
@@ -150,6 +181,7 @@ public final class Insert implements AutoCloseable {
         blocksSent++;
         uncompressedBytes += bytes;
         block.reset();
+        completedRows = 0;
     }
 
     /** Sends the remaining rows, ends the INSERT and waits for the server's acknowledgement. */
@@ -191,6 +223,7 @@ public final class Insert implements AutoCloseable {
         if (!done) {
             done = true;
             block.reset();
+            completedRows = 0;
             connection.abandon("an INSERT into " + table + " was closed without finish()");
         }
     }

@@ -207,8 +207,9 @@ class LargeBlocksIT {
             for (int r = 0; r < rows; r++) {
                 String[] f = lines.get(r);
                 String n = (r % 7 == 0 || r == rows - 1) ? "\\N" : "n" + (r % 1000);
-                assertThat(f).containsExactly(
-                        Integer.toString(r), "s" + (r % 300), "w" + (r % 70_000), n);
+                assertThat(f)
+                        .containsExactly(
+                                Integer.toString(r), "s" + (r % 300), "w" + (r % 70_000), n);
             }
         }
     }

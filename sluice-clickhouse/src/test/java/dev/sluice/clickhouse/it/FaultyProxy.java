@@ -1,0 +1,129 @@
+package dev.sluice.clickhouse.it;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * A loopback TCP proxy in front of the real server that can cut or stall connections on demand, to
+ * see how the client behaves when the network or the server fails mid-request.
+ */
+final class FaultyProxy implements AutoCloseable {
+    private final ServerSocket listener;
+    private final InetSocketAddress target;
+    private final List<Socket> sockets = new CopyOnWriteArrayList<>();
+    private final AtomicLong bytesToServer = new AtomicLong();
+    private volatile boolean stalled;
+    private volatile boolean closed;
+
+    /** Cut all connections once this many bytes went to the server (Long.MAX_VALUE: never). */
+    private volatile long cutAfterBytes = Long.MAX_VALUE;
+
+    FaultyProxy(String host, int port) throws IOException {
+        this.target = new InetSocketAddress(host, port);
+        this.listener = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+        Thread t = new Thread(this::acceptLoop, "faulty-proxy-accept");
+        t.setDaemon(true);
+        t.start();
+    }
+
+    int port() {
+        return listener.getLocalPort();
+    }
+
+    long bytesToServer() {
+        return bytesToServer.get();
+    }
+
+    /** Stops forwarding in both directions without closing anything: a hung peer. */
+    void stall() {
+        stalled = true;
+    }
+
+    void cutAfter(long bytes) {
+        cutAfterBytes = bytes;
+    }
+
+    /** Closes every connection abruptly. */
+    void cutAll() {
+        for (Socket s : sockets) {
+            try {
+                s.setSoLinger(true, 0); // RST, like a crashed peer
+                s.close();
+            } catch (IOException ignored) {
+                // already gone
+            }
+        }
+    }
+
+    private void acceptLoop() {
+        while (!closed) {
+            try {
+                Socket client = listener.accept();
+                Socket server = new Socket();
+                server.connect(target, 5000);
+                sockets.add(client);
+                sockets.add(server);
+                pump(client, server, true);
+                pump(server, client, false);
+            } catch (IOException e) {
+                return;
+            }
+        }
+    }
+
+    private void pump(Socket from, Socket to, boolean toServer) {
+        Thread t =
+                new Thread(
+                        () -> {
+                            byte[] buf = new byte[64 << 10];
+                            try (InputStream in = from.getInputStream();
+                                    OutputStream out = to.getOutputStream()) {
+                                int n;
+                                while ((n = in.read(buf)) >= 0) {
+                                    while (stalled && !closed) {
+                                        Thread.sleep(50);
+                                    }
+                                    out.write(buf, 0, n);
+                                    if (toServer && bytesToServer.addAndGet(n) >= cutAfterBytes) {
+                                        cutAll();
+                                        return;
+                                    }
+                                }
+                            } catch (IOException | InterruptedException e) {
+                                // connection cut: both sides see it
+                            } finally {
+                                if (!stalled) {
+                                    closeQuietly(from);
+                                    closeQuietly(to);
+                                }
+                            }
+                        },
+                        "faulty-proxy-pump");
+        t.setDaemon(true);
+        t.start();
+    }
+
+    private static void closeQuietly(Socket s) {
+        try {
+            s.close();
+        } catch (IOException ignored) {
+            // already closed
+        }
+    }
+
+    @Override
+    public void close() throws IOException {
+        closed = true;
+        stalled = false;
+        listener.close();
+        cutAll();
+    }
+}
