@@ -104,6 +104,16 @@ public final class Insert implements AutoCloseable {
         return rowsSent;
     }
 
+    /** Native bytes of the blocks sent so far, before compression. */
+    public long uncompressedBytesSent() {
+        return uncompressedBytes;
+    }
+
+    /** Bytes written to the socket for the blocks sent so far. */
+    public long wireBytesSent() {
+        return wireBytes;
+    }
+
     /** Complete rows (closed by {@link #endRow()}) not yet sent. */
     public int rowsPending() {
         return completedRows;
