@@ -16,9 +16,26 @@ final class EventsGenerator {
             "ts DateTime, tenant UInt32, kind String, id UInt64, payload String";
 
     private static final String[] KIND_NAMES = {
-        "page_view", "click", "signup", "login", "logout", "purchase", "refund", "search",
-        "add_to_cart", "remove_from_cart", "checkout", "error", "api_call", "upload", "download",
-        "share", "comment", "like", "subscribe", "unsubscribe"
+        "page_view",
+        "click",
+        "signup",
+        "login",
+        "logout",
+        "purchase",
+        "refund",
+        "search",
+        "add_to_cart",
+        "remove_from_cart",
+        "checkout",
+        "error",
+        "api_call",
+        "upload",
+        "download",
+        "share",
+        "comment",
+        "like",
+        "subscribe",
+        "unsubscribe"
     };
 
     private final SplittableRandom random;
@@ -42,7 +59,9 @@ final class EventsGenerator {
 
     private static byte[] payload(SplittableRandom r, int index) {
         StringBuilder sb = new StringBuilder(220);
-        sb.append("{\"session\":\"").append(Long.toHexString(r.nextLong())).append("\",\"path\":\"/");
+        sb.append("{\"session\":\"")
+                .append(Long.toHexString(r.nextLong()))
+                .append("\",\"path\":\"/");
         int segments = 2 + r.nextInt(4);
         for (int s = 0; s < segments; s++) {
             sb.append(Long.toString(r.nextLong() >>> 20, 36)).append('/');

@@ -20,7 +20,9 @@ final class LocalClickHouse {
         Path script = home().resolve("scripts/clickhouse");
         if (!Files.isExecutable(script)) {
             throw new CliException(
-                    "cannot start a local ClickHouse: " + script + " is missing; set CLICKHOUSE_URL"
+                    "cannot start a local ClickHouse: "
+                            + script
+                            + " is missing; set CLICKHOUSE_URL"
                             + " to use an existing server");
         }
         run(true, script.toString(), "start");

@@ -62,7 +62,9 @@ final class ProgressLine {
         if (total > 0) {
             sb.append(String.format(Locale.ROOT, " (%.0f%%)", 100.0 * rows / total));
         }
-        sb.append(String.format(Locale.ROOT, "  %,.0f rows/s  %.1f MB/s", rate, bytes / seconds / 1e6));
+        sb.append(
+                String.format(
+                        Locale.ROOT, "  %,.0f rows/s  %.1f MB/s", rate, bytes / seconds / 1e6));
         if (total > 0 && rate > 0 && rows < total) {
             sb.append(String.format(Locale.ROOT, "  ETA %.0fs", (total - rows) / rate));
         }

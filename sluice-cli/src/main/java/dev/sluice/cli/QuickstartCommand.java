@@ -78,8 +78,7 @@ final class QuickstartCommand implements Callable<Integer> {
             clientHint = "clickhouse-client";
         }
         ConnectionConfig config =
-                ConnectionConfig.parse(resolved)
-                        .toBuilder()
+                ConnectionConfig.parse(resolved).toBuilder()
                         .compression(CompressionMethod.parse(compression))
                         .build();
 

@@ -225,6 +225,29 @@ class ErrorsIT {
     }
 
     @Test
+    void aQueryStoppedByItsConsumerIsCancelledAndTheConnectionStaysUsable() {
+        try (NativeConnection c = TestServer.connect()) {
+            assertTimeoutPreemptively(
+                    NO_HANG,
+                    () ->
+                            assertThatThrownBy(
+                                            () ->
+                                                    c.query(
+                                                            "SELECT number FROM system.numbers",
+                                                            Map.of(),
+                                                            block -> {
+                                                                throw new IllegalStateException(
+                                                                        "enough");
+                                                            }))
+                                    .isInstanceOf(IllegalStateException.class)
+                                    .hasMessage("enough"));
+            assertThat(c.isOpen()).isTrue();
+            assertThat(c.queryRows("SELECT 1")).containsExactly(List.of(1L));
+            c.ping();
+        }
+    }
+
+    @Test
     void misuseFailsFast() {
         try (NativeConnection c = TestServer.connect()) {
             String table = newTable(c, "errmisuse");
