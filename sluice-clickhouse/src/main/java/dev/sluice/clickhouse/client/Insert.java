@@ -217,6 +217,25 @@ public final class Insert implements AutoCloseable {
                 System.nanoTime() - startedNanos);
     }
 
+    /** Sends {@code filled} (a block shaped like the header) as the data and finishes. */
+    InsertResult finishWith(Block filled) {
+        checkOpen();
+        int rows = filled.rows();
+        if (rows > 0) {
+            long bytes = filled.dataBytes();
+            try {
+                wireBytes += connection.sendData(filled, context);
+            } catch (RuntimeException e) {
+                done = true;
+                throw e;
+            }
+            rowsSent += rows;
+            blocksSent++;
+            uncompressedBytes += bytes;
+        }
+        return finish();
+    }
+
     private void checkOpen() {
         if (done) {
             throw new IllegalStateException(context + ": the insert is finished or closed");

@@ -51,7 +51,7 @@ import java.util.function.Consumer;
  * <p>Not thread-safe: one connection serves one thread at a time. After a network failure or a
  * protocol error the connection is broken and every further call fails; open a new one.
  */
-public final class NativeConnection implements AutoCloseable {
+public final class NativeConnection implements BlockInserter {
     /** Our client version, reported in Hello and ClientInfo. */
     public static final int VERSION_MAJOR = 0;
 
@@ -193,6 +193,7 @@ public final class NativeConnection implements AutoCloseable {
         }
     }
 
+    @Override
     public ServerInfo server() {
         return server;
     }
@@ -211,6 +212,7 @@ public final class NativeConnection implements AutoCloseable {
         return socketBytesWritten;
     }
 
+    @Override
     public boolean isOpen() {
         return state == State.IDLE || state == State.BUSY;
     }
@@ -262,6 +264,53 @@ public final class NativeConnection implements AutoCloseable {
         } catch (WireException e) {
             throw broken(context, e);
         }
+    }
+
+    /**
+     * Inserts a block filled in advance (the pipeline builds blocks before it picks a connection).
+     * The server's header must name the same columns with the same types.
+     */
+    @Override
+    public InsertResult insert(
+            String table, Block block, Map<String, String> settings, String queryId) {
+        List<String> names = new ArrayList<>(block.columnCount());
+        for (int i = 0; i < block.columnCount(); i++) {
+            names.add(block.column(i).name());
+        }
+        InsertOptions options =
+                InsertOptions.DEFAULTS.withQueryId(queryId == null ? newQueryId() : queryId);
+        try (Insert insert = insert(table, names, settings, options)) {
+            String problem = headerMismatch(insert.block(), block, names);
+            if (problem != null) {
+                insert.finish(); // ends the INSERT with no rows; the connection stays usable
+                throw new ClickHouseException("INSERT INTO " + table + ": " + problem);
+            }
+            return insert.finishWith(block);
+        }
+    }
+
+    private static String headerMismatch(Block header, Block block, List<String> names) {
+        if (header.columnCount() != block.columnCount()) {
+            return "the server expects "
+                    + header.columnCount()
+                    + " columns, the block has "
+                    + block.columnCount();
+        }
+        for (int i = 0; i < header.columnCount(); i++) {
+            String name = header.column(i).name();
+            if (!name.equals(names.get(i)) || !header.typeName(i).equals(block.typeName(i))) {
+                return "column "
+                        + names.get(i)
+                        + " "
+                        + block.typeName(i)
+                        + " does not match the table's "
+                        + name
+                        + " "
+                        + header.typeName(i)
+                        + " (did the table change?)";
+            }
+        }
+        return null;
     }
 
     /**
