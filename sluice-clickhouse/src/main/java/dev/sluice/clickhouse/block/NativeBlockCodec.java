@@ -1,9 +1,11 @@
 package dev.sluice.clickhouse.block;
 
 import dev.sluice.clickhouse.column.Column;
+import dev.sluice.clickhouse.column.ColumnFactory;
 import dev.sluice.clickhouse.io.WireException;
 import dev.sluice.clickhouse.io.WireInput;
 import dev.sluice.clickhouse.io.WireOutput;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -79,8 +81,8 @@ public final class NativeBlockCodec {
         List<String> types = new ArrayList<>(columns);
         List<Column> cols = new ArrayList<>(columns);
         for (int i = 0; i < columns; i++) {
-            String name = in.readString();
-            String type = in.readString();
+            String name = readHeaderString(in, "column name");
+            String type = readHeaderString(in, "type of column " + name);
             if (revision >= CUSTOM_SERIALIZATION_REVISION && in.readUInt8() != 0) {
                 throw new WireException(
                         "column "
@@ -90,7 +92,7 @@ public final class NativeBlockCodec {
                                 + ") uses a custom serialization"
                                 + " (sparse), which this client does not read");
             }
-            Column c = dev.sluice.clickhouse.column.ColumnFactory.create(name, type);
+            Column c = ColumnFactory.create(name, type);
             if (rows > 0) {
                 c.readPrefix(in);
                 c.readData(in, rows);
@@ -100,6 +102,16 @@ public final class NativeBlockCodec {
             cols.add(c);
         }
         return new Decoded(new Block(cols, types), info);
+    }
+
+    /** Column names and type names are short; a corrupt length must not allocate a gigabyte. */
+    static final int MAX_HEADER_STRING_BYTES = 1 << 20;
+
+    private static String readHeaderString(WireInput in, String what) {
+        int len = in.readVarUIntAsInt(what + " length", MAX_HEADER_STRING_BYTES);
+        byte[] b = new byte[len];
+        in.readFully(b, 0, len);
+        return new String(b, StandardCharsets.UTF_8);
     }
 
     private static Info readBlockInfo(WireInput in) {

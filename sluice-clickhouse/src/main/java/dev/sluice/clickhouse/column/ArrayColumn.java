@@ -55,7 +55,7 @@ public final class ArrayColumn extends Column {
 
     @Override
     public void truncate(int rows) {
-        offsets.truncate(rows);
+        offsets.truncate(rows, name);
         elements.truncate((int) offsets.last());
     }
 

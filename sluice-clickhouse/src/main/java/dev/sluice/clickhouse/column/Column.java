@@ -196,6 +196,13 @@ public abstract class Column {
         return t.length() <= 64 ? "'" + t + "'" : "'" + t.substring(0, 61) + "...'";
     }
 
+    /**
+     * Largest step, in bytes, by which a decoder grows a buffer before the input has shown it has
+     * the bytes: a corrupt row count or length then ends in a WireException at the end of the
+     * input, not in a huge allocation.
+     */
+    static final int READ_STEP_BYTES = 1 << 20;
+
     static int grow(int current, int needed) {
         long n = Math.max(needed, Math.max(16L, current + (current >> 1)));
         if (n > Integer.MAX_VALUE - 16) {

@@ -53,18 +53,37 @@ public final class DecimalColumn extends FixedWidthColumn {
 
     @Override
     public void appendBigDecimal(BigDecimal value) {
-        BigDecimal scaled;
-        try {
-            scaled = value.setScale(scale);
-        } catch (ArithmeticException e) {
-            throw invalid(
-                    "value "
-                            + value.toPlainString()
-                            + " has more than "
-                            + scale
-                            + " fractional digits");
+        if (value.signum() == 0) {
+            appendUnscaled(0L);
+            return;
         }
-        appendUnscaled(scaled.unscaledValue());
+        // Check digit counts before rescaling: setScale on 1E+999999999 or 1E-999999999 would
+        // build a power of ten with a billion digits.
+        BigDecimal v = value;
+        if (v.scale() > scale) {
+            v = v.stripTrailingZeros();
+            if (v.scale() > scale) {
+                throw invalid(
+                        "value "
+                                + describe(value)
+                                + " has more than "
+                                + scale
+                                + " fractional digits");
+            }
+        }
+        if (v.precision() - v.scale() > precision - scale) {
+            throw outOfRange(describe(value));
+        }
+        BigInteger unscaled = v.setScale(scale).unscaledValue();
+        if (unscaled.abs().compareTo(limit) >= 0) {
+            throw outOfRange(describe(value));
+        }
+        appendUnscaled(unscaled);
+    }
+
+    /** The value as given, in plain notation unless that would be absurdly long. */
+    private static String describe(BigDecimal value) {
+        return Math.abs((long) value.scale()) <= 100 ? value.toPlainString() : value.toString();
     }
 
     @Override

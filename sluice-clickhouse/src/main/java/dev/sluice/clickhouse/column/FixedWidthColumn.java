@@ -128,9 +128,14 @@ public abstract class FixedWidthColumn extends Column {
 
     @Override
     public void readData(WireInput in, int n) {
-        int off = reserve(n);
-        in.readFully(data, off, n * width);
-        rows += n;
+        int step = Math.max(1, READ_STEP_BYTES / width);
+        for (int left = n; left > 0; ) {
+            int k = Math.min(left, step);
+            int off = reserve(k);
+            in.readFully(data, off, k * width);
+            rows += k;
+            left -= k;
+        }
     }
 
     @Override

@@ -23,7 +23,14 @@ public final class FloatColumn extends FixedWidthColumn {
                 }
                 putInt(Float.floatToRawIntBits(f));
             }
-            default -> putShort(toBFloat16((float) value));
+            default -> {
+                int bits = toBFloat16((float) value);
+                // Like Float32: a finite value that rounds to infinity does not fit.
+                if ((bits & 0x7FFF) == 0x7F80 && !Double.isInfinite(value)) {
+                    throw outOfRange(Double.toString(value));
+                }
+                putShort(bits);
+            }
         }
     }
 

@@ -100,6 +100,9 @@ public final class LowCardinalityColumn extends Column {
 
     @Override
     public long dataBytes() {
+        if (rows == 0) {
+            return 0; // nothing at all is written for zero rows
+        }
         return 24 + dictionary.dataBytes() + (long) rows * indexWidth(dictionary.rows());
     }
 
@@ -156,6 +159,11 @@ public final class LowCardinalityColumn extends Column {
         return h ^ (h >>> 16);
     }
 
+    /** The dictionary's row count is no row number: report the rejection as ours. */
+    private ColumnValueException rejected(ColumnValueException e) {
+        return e.reportedAs(type.typeName(), rows);
+    }
+
     @Override
     public void appendNull() {
         if (!nullable) {
@@ -176,55 +184,91 @@ public final class LowCardinalityColumn extends Column {
 
     @Override
     public void appendLong(long value) {
-        dictionary.appendLong(value);
+        try {
+            dictionary.appendLong(value);
+        } catch (ColumnValueException e) {
+            throw rejected(e);
+        }
         commitLastKey();
     }
 
     @Override
     public void appendUnsignedLong(long bits) {
-        dictionary.appendUnsignedLong(bits);
+        try {
+            dictionary.appendUnsignedLong(bits);
+        } catch (ColumnValueException e) {
+            throw rejected(e);
+        }
         commitLastKey();
     }
 
     @Override
     public void appendDouble(double value) {
-        dictionary.appendDouble(value);
+        try {
+            dictionary.appendDouble(value);
+        } catch (ColumnValueException e) {
+            throw rejected(e);
+        }
         commitLastKey();
     }
 
     @Override
     public void appendBoolean(boolean value) {
-        dictionary.appendBoolean(value);
+        try {
+            dictionary.appendBoolean(value);
+        } catch (ColumnValueException e) {
+            throw rejected(e);
+        }
         commitLastKey();
     }
 
     @Override
     public void appendBigInteger(BigInteger value) {
-        dictionary.appendBigInteger(value);
+        try {
+            dictionary.appendBigInteger(value);
+        } catch (ColumnValueException e) {
+            throw rejected(e);
+        }
         commitLastKey();
     }
 
     @Override
     public void appendBigDecimal(BigDecimal value) {
-        dictionary.appendBigDecimal(value);
+        try {
+            dictionary.appendBigDecimal(value);
+        } catch (ColumnValueException e) {
+            throw rejected(e);
+        }
         commitLastKey();
     }
 
     @Override
     public void appendString(CharSequence value) {
-        dictionary.appendString(value);
+        try {
+            dictionary.appendString(value);
+        } catch (ColumnValueException e) {
+            throw rejected(e);
+        }
         commitLastKey();
     }
 
     @Override
     public void appendBytes(byte[] value, int offset, int length) {
-        dictionary.appendBytes(value, offset, length);
+        try {
+            dictionary.appendBytes(value, offset, length);
+        } catch (ColumnValueException e) {
+            throw rejected(e);
+        }
         commitLastKey();
     }
 
     @Override
     public void appendUuid(long mostSignificant, long leastSignificant) {
-        dictionary.appendUuid(mostSignificant, leastSignificant);
+        try {
+            dictionary.appendUuid(mostSignificant, leastSignificant);
+        } catch (ColumnValueException e) {
+            throw rejected(e);
+        }
         commitLastKey();
     }
 

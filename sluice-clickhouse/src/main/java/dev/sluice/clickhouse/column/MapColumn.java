@@ -64,7 +64,7 @@ public final class MapColumn extends Column {
 
     @Override
     public void truncate(int rows) {
-        offsets.truncate(rows);
+        offsets.truncate(rows, name);
         keys.truncate((int) offsets.last());
         values.truncate((int) offsets.last());
     }

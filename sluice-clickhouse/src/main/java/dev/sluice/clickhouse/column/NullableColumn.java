@@ -70,59 +70,96 @@ public final class NullableColumn extends Column {
         appendNull();
     }
 
-    // Each append lands in the inner column first: if it throws, the null map is untouched.
+    // Each append lands in the inner column first: if it throws, the null map is untouched. The
+    // inner column shares our name; its rejections are reported with our type.
 
     @Override
     public void appendLong(long value) {
-        inner.appendLong(value);
+        try {
+            inner.appendLong(value);
+        } catch (ColumnValueException e) {
+            throw e.reportedAs(type.typeName(), rows);
+        }
         mark(0);
     }
 
     @Override
     public void appendUnsignedLong(long bits) {
-        inner.appendUnsignedLong(bits);
+        try {
+            inner.appendUnsignedLong(bits);
+        } catch (ColumnValueException e) {
+            throw e.reportedAs(type.typeName(), rows);
+        }
         mark(0);
     }
 
     @Override
     public void appendDouble(double value) {
-        inner.appendDouble(value);
+        try {
+            inner.appendDouble(value);
+        } catch (ColumnValueException e) {
+            throw e.reportedAs(type.typeName(), rows);
+        }
         mark(0);
     }
 
     @Override
     public void appendBoolean(boolean value) {
-        inner.appendBoolean(value);
+        try {
+            inner.appendBoolean(value);
+        } catch (ColumnValueException e) {
+            throw e.reportedAs(type.typeName(), rows);
+        }
         mark(0);
     }
 
     @Override
     public void appendBigInteger(BigInteger value) {
-        inner.appendBigInteger(value);
+        try {
+            inner.appendBigInteger(value);
+        } catch (ColumnValueException e) {
+            throw e.reportedAs(type.typeName(), rows);
+        }
         mark(0);
     }
 
     @Override
     public void appendBigDecimal(BigDecimal value) {
-        inner.appendBigDecimal(value);
+        try {
+            inner.appendBigDecimal(value);
+        } catch (ColumnValueException e) {
+            throw e.reportedAs(type.typeName(), rows);
+        }
         mark(0);
     }
 
     @Override
     public void appendString(CharSequence value) {
-        inner.appendString(value);
+        try {
+            inner.appendString(value);
+        } catch (ColumnValueException e) {
+            throw e.reportedAs(type.typeName(), rows);
+        }
         mark(0);
     }
 
     @Override
     public void appendBytes(byte[] value, int offset, int length) {
-        inner.appendBytes(value, offset, length);
+        try {
+            inner.appendBytes(value, offset, length);
+        } catch (ColumnValueException e) {
+            throw e.reportedAs(type.typeName(), rows);
+        }
         mark(0);
     }
 
     @Override
     public void appendUuid(long mostSignificant, long leastSignificant) {
-        inner.appendUuid(mostSignificant, leastSignificant);
+        try {
+            inner.appendUuid(mostSignificant, leastSignificant);
+        } catch (ColumnValueException e) {
+            throw e.reportedAs(type.typeName(), rows);
+        }
         mark(0);
     }
 
@@ -156,11 +193,15 @@ public final class NullableColumn extends Column {
 
     @Override
     public void readData(WireInput in, int n) {
-        if (nulls.length < rows + n) {
-            nulls = Arrays.copyOf(nulls, grow(nulls.length, rows + n));
+        for (int left = n; left > 0; ) {
+            int k = Math.min(left, READ_STEP_BYTES);
+            if (nulls.length < rows + k) {
+                nulls = Arrays.copyOf(nulls, grow(nulls.length, rows + k));
+            }
+            in.readFully(nulls, rows, k);
+            rows += k;
+            left -= k;
         }
-        in.readFully(nulls, rows, n);
-        rows += n;
         inner.readData(in, n);
     }
 

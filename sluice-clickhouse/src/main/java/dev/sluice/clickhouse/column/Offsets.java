@@ -40,7 +40,11 @@ final class Offsets {
         ends[rows++] = end;
     }
 
-    void truncate(int newRows) {
+    void truncate(int newRows, String column) {
+        if (newRows < 0 || newRows > rows) {
+            throw new IndexOutOfBoundsException(
+                    "truncate " + column + " to " + newRows + " of " + rows);
+        }
         rows = newRows;
     }
 
@@ -52,9 +56,6 @@ final class Offsets {
 
     /** Reads {@code n} offsets and returns how many elements they add. */
     long read(WireInput in, int n, String column) {
-        if (ends.length < rows + n) {
-            ends = Arrays.copyOf(ends, Column.grow(ends.length, rows + n));
-        }
         long base = last();
         long prev = 0;
         for (int i = 0; i < n; i++) {
@@ -71,9 +72,9 @@ final class Offsets {
                                 + in.offset());
             }
             prev = end;
-            ends[rows++] = base + end;
+            add(base + end);
         }
-        if (prev > Integer.MAX_VALUE) {
+        if (prev > Integer.MAX_VALUE - base) {
             throw new WireException(
                     "column " + column + ": " + prev + " array elements in one block");
         }

@@ -176,15 +176,18 @@ public class StringColumn extends Column {
 
     @Override
     public void readData(WireInput in, int n) {
-        if (ends.length < rows + n) {
-            ends = Arrays.copyOf(ends, grow(ends.length, rows + n));
-        }
         for (int i = 0; i < n; i++) {
             int len = in.readVarUIntAsInt("string length", WireInput.MAX_STRING_BYTES);
-            ensureBytes(len);
-            in.readFully(bytes, used, len);
+            // Grow with the bytes that arrive, not with the length the input claims.
+            int filled = 0;
+            while (filled < len) {
+                int k = Math.min(len - filled, READ_STEP_BYTES);
+                ensureBytes(filled + k);
+                in.readFully(bytes, used + filled, k);
+                filled += k;
+            }
             used += len;
-            ends[rows++] = used;
+            endRow();
         }
     }
 

@@ -26,9 +26,14 @@ public final class TupleColumn extends Column {
         return elements.size();
     }
 
+    /** Complete rows: while a row is being appended, some elements are one value ahead. */
     @Override
     public int rows() {
-        return elements.get(0).rows();
+        int rows = Integer.MAX_VALUE;
+        for (Column c : elements) {
+            rows = Math.min(rows, c.rows());
+        }
+        return rows;
     }
 
     @Override
@@ -40,6 +45,15 @@ public final class TupleColumn extends Column {
 
     @Override
     public void truncate(int rows) {
+        int most = 0;
+        for (Column c : elements) {
+            most = Math.max(most, c.rows());
+        }
+        // Elements may be uneven in the middle of a row; any count up to the longest is valid.
+        if (rows < 0 || rows > most) {
+            throw new IndexOutOfBoundsException(
+                    "truncate " + name + " to " + rows + " of " + rows());
+        }
         for (Column c : elements) {
             if (c.rows() > rows) {
                 c.truncate(rows);
@@ -78,7 +92,7 @@ public final class TupleColumn extends Column {
                                 + c.name()
                                 + " has "
                                 + c.rows()
-                                + ", first has "
+                                + ", the shortest has "
                                 + r
                                 + ")");
             }
