@@ -194,8 +194,30 @@ public final class WireInput extends InputStream {
 
     public byte[] readStringBytes() {
         int len = readVarUIntAsInt("string length", MAX_STRING_BYTES);
-        byte[] out = new byte[len];
-        readFully(out, 0, len);
+        return readBytesGrowing(len);
+    }
+
+    /**
+     * Reads {@code len} bytes into an array that grows as they arrive, so a corrupt length costs
+     * an exception, not a gigabyte allocation.
+     */
+    private byte[] readBytesGrowing(int len) {
+        int step = 1 << 20;
+        if (len <= step) {
+            byte[] out = new byte[len];
+            readFully(out, 0, len);
+            return out;
+        }
+        byte[] out = new byte[step];
+        int have = 0;
+        while (have < len) {
+            if (have == out.length) {
+                out = java.util.Arrays.copyOf(out, (int) Math.min(len, 2L * out.length));
+            }
+            int n = Math.min(len, out.length) - have;
+            readFully(out, have, n);
+            have += n;
+        }
         return out;
     }
 
@@ -206,9 +228,7 @@ public final class WireInput extends InputStream {
             pos += len;
             return s;
         }
-        byte[] out = new byte[len];
-        readFully(out, 0, len);
-        return new String(out, StandardCharsets.UTF_8);
+        return new String(readBytesGrowing(len), StandardCharsets.UTF_8);
     }
 
     /** Reads exactly {@code len} bytes into {@code dst}. */
