@@ -1,0 +1,186 @@
+package dev.sluice.pipeline.spec;
+
+import dev.sluice.pipeline.errors.ErrorPolicy;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * A whole pipeline, as parsed from YAML ({@code sluice run}) or built from flags ({@code sluice
+ * load}). Plain values only; the runtime builds the parts from it. Every field has its default
+ * applied by the parser, except {@link BackpressureSpec#maxInflightBytes()}, which the runtime
+ * derives from the sizing rule when it is 0.
+ */
+public record PipelineSpec(
+        String name,
+        int threads,
+        SourceSpec source,
+        DecodeSpec decode,
+        List<TransformSpec> transforms,
+        SinkSpec sink,
+        ErrorsSpec errors,
+        BackpressureSpec backpressure,
+        CheckpointSpec checkpoint,
+        AdminSpec admin) {
+
+    public PipelineSpec {
+        Objects.requireNonNull(name, "name");
+        if (threads < 1) {
+            throw new IllegalArgumentException("pipeline.threads must be at least 1");
+        }
+        Objects.requireNonNull(source, "source");
+        Objects.requireNonNull(decode, "decode");
+        transforms = List.copyOf(transforms);
+        Objects.requireNonNull(sink, "sink");
+        Objects.requireNonNull(errors, "errors");
+        Objects.requireNonNull(backpressure, "backpressure");
+        Objects.requireNonNull(checkpoint, "checkpoint");
+        Objects.requireNonNull(admin, "admin");
+    }
+
+    /** Where records come from. */
+    public sealed interface SourceSpec permits GeneratorSource, FileSource, StdinSource {}
+
+    /**
+     * The synthetic events of the benchmarks: {@code ts DateTime, tenant UInt32, kind String,
+     * id UInt64, payload String}.
+     *
+     * @param rows how many (0 = unbounded)
+     * @param rowsPerSecond a rate limit (0 = as fast as possible)
+     */
+    public record GeneratorSource(long rows, long rowsPerSecond, long seed, int payloadArena)
+            implements SourceSpec {}
+
+    /**
+     * Files, globs or directories; {@code .gz} and {@code .zst} are decompressed on the fly.
+     *
+     * @param follow keep reading as files grow / appear (for {@code run}); false for {@code load}
+     * @param maxRecordBytes a longer record is an error (policy applies), not a memory blow-up
+     */
+    public record FileSource(List<String> paths, boolean follow, int maxRecordBytes)
+            implements SourceSpec {
+        public FileSource {
+            paths = List.copyOf(paths);
+        }
+    }
+
+    public record StdinSource(int maxRecordBytes) implements SourceSpec {}
+
+    /** The input formats. */
+    public enum Format {
+        JSON,
+        CSV,
+        TSV,
+        /** The generator's own rows, no parsing. */
+        GENERATOR
+    }
+
+    /**
+     * How records become rows.
+     *
+     * @param columns for headerless CSV/TSV: the column each field goes to, in order; empty
+     *     otherwise
+     * @param header CSV/TSV: the first line of each file names the columns
+     * @param fields JSON: column name → JSON pointer or dotted path of its field (columns not
+     *     listed map to the top-level key of the same name)
+     * @param ignoreUnknown an input field with no column is skipped instead of being an error
+     * @param delimiter the CSV field delimiter
+     */
+    public record DecodeSpec(
+            Format format,
+            List<String> columns,
+            boolean header,
+            Map<String, String> fields,
+            boolean ignoreUnknown,
+            char delimiter) {
+        public DecodeSpec {
+            columns = List.copyOf(columns);
+            fields = Map.copyOf(fields);
+        }
+    }
+
+    /**
+     * One transform: {@code kind} is rename, drop, constant, computed, filter or java; the
+     * options are the YAML mapping as given (validated by the transform's factory).
+     */
+    public record TransformSpec(String kind, Map<String, Object> options) {
+        public TransformSpec {
+            options = Map.copyOf(options);
+        }
+    }
+
+    /**
+     * The ClickHouse sink.
+     *
+     * @param shards one or more shards; a record goes to exactly one
+     * @param presort sort each batch by the table's sorting key before sending
+     * @param settings extra ClickHouse settings for every INSERT
+     */
+    public record SinkSpec(
+            List<ShardSpec> shards,
+            String table,
+            BatchSpec batch,
+            int inflightPerShard,
+            String compression,
+            boolean presort,
+            Map<String, String> settings,
+            RetrySpec retry) {
+        public SinkSpec {
+            shards = List.copyOf(shards);
+            if (shards.isEmpty()) {
+                throw new IllegalArgumentException("sink.clickhouse needs a url or shards");
+            }
+            settings = Map.copyOf(settings);
+            if (inflightPerShard < 1) {
+                throw new IllegalArgumentException("sink.clickhouse.inflight_per_shard must be ≥ 1");
+            }
+        }
+    }
+
+    /** A shard: its replicas (URLs, tried in turn on retryable errors) and its routing weight. */
+    public record ShardSpec(List<String> replicas, int weight) {
+        public ShardSpec {
+            replicas = List.copyOf(replicas);
+            if (replicas.isEmpty()) {
+                throw new IllegalArgumentException("a shard needs at least one replica URL");
+            }
+            if (weight < 1) {
+                throw new IllegalArgumentException("a shard's weight must be ≥ 1");
+            }
+        }
+    }
+
+    /** A batch is sealed at whichever comes first. */
+    public record BatchSpec(int maxRows, long maxBytes, Duration linger) {}
+
+    /**
+     * Exponential backoff with jitter: {@code initial × multiplier^n}, capped at {@code max},
+     * randomized by ±{@code jitter} (a fraction); {@code maxAttempts} 0 = retry forever.
+     */
+    public record RetrySpec(
+            Duration initial, Duration max, double multiplier, double jitter, int maxAttempts) {}
+
+    /**
+     * @param maxErrors stop when more records than this were rejected (skip or dead-letter);
+     *     -1 = no limit
+     */
+    public record ErrorsSpec(ErrorPolicy policy, Path deadLetterPath, long maxErrors) {}
+
+    /**
+     * @param maxInflightBytes 0 = derived from the sizing rule (docs/pipeline.md)
+     * @param high pause sources when in-flight bytes reach this fraction of the budget
+     * @param low resume them below this fraction
+     */
+    public record BackpressureSpec(long maxInflightBytes, double high, double low) {}
+
+    /**
+     * @param dir where positions and the batch ledger are kept (null: no persistence, as for a
+     *     one-shot {@code load} without {@code --resume})
+     */
+    public record CheckpointSpec(Duration interval, Path dir) {}
+
+    /** @param listen host:port of the admin HTTP server, or null for none */
+    public record AdminSpec(String listen) {}
+}
