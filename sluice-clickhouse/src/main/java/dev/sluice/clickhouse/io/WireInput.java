@@ -198,8 +198,8 @@ public final class WireInput extends InputStream {
     }
 
     /**
-     * Reads {@code len} bytes into an array that grows as they arrive, so a corrupt length costs
-     * an exception, not a gigabyte allocation.
+     * Reads {@code len} bytes into an array that grows as they arrive, so a corrupt length costs an
+     * exception, not a gigabyte allocation.
      */
     private byte[] readBytesGrowing(int len) {
         int step = 1 << 20;

@@ -8,10 +8,11 @@ import dev.sluice.pipeline.source.RecordBatch;
  *
  * <p>A decoder is created for a fixed {@link TargetColumns} and resolves its field-to-column
  * mapping once. For each record it appends exactly one value to every column it feeds (for an
- * absent field: the column's default, reported through {@link RowTarget#absent}) and nothing to the others; the runtime then lets
- * transforms fill computed columns and closes the row. On a bad record it throws {@link
- * RecordException}; the runtime truncates the columns back to the row's start, so a half-decoded
- * record never reaches the table. Decoders are used by one thread at a time.
+ * absent field: the column's default, reported through {@link RowTarget#absent}) and nothing to the
+ * others; the runtime then lets transforms fill computed columns and closes the row. On a bad
+ * record it throws {@link RecordException}; the runtime truncates the columns back to the row's
+ * start, so a half-decoded record never reaches the table. Decoders are used by one thread at a
+ * time.
  */
 public interface Decoder {
 

@@ -1,9 +1,9 @@
 package dev.sluice.pipeline.decode;
 
 /**
- * One record could not be decoded or converted. Carries what a person needs to find and fix it:
- * the field or column, and the reason. The runtime adds where the record is (source, partition,
- * line, position) and applies the error policy.
+ * One record could not be decoded or converted. Carries what a person needs to find and fix it: the
+ * field or column, and the reason. The runtime adds where the record is (source, partition, line,
+ * position) and applies the error policy.
  */
 public final class RecordException extends Exception {
     private final String field;

@@ -3,11 +3,11 @@ package dev.sluice.pipeline.decode;
 import dev.sluice.clickhouse.block.Block;
 
 /**
- * The row being built: decoders and transforms append its values to {@link #block()}'s columns
- * (row index {@link #row()}). A field absent from the record is still appended (as the column's
- * default, via {@code appendDefault()}) and reported with {@link #absent(int)}, so that the runtime
- * can leave the column to the server's DEFAULT when no record of the batch has it, and knows which
- * rows need a default computed otherwise.
+ * The row being built: decoders and transforms append its values to {@link #block()}'s columns (row
+ * index {@link #row()}). A field absent from the record is still appended (as the column's default,
+ * via {@code appendDefault()}) and reported with {@link #absent(int)}, so that the runtime can
+ * leave the column to the server's DEFAULT when no record of the batch has it, and knows which rows
+ * need a default computed otherwise.
  */
 public interface RowTarget {
     Block block();

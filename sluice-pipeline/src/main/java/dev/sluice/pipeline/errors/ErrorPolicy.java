@@ -3,8 +3,8 @@ package dev.sluice.pipeline.errors;
 import java.util.Locale;
 
 /**
- * What happens to a record that cannot be decoded or converted (property 4: it is written,
- * skipped and counted, or dead-lettered — never silently dropped).
+ * What happens to a record that cannot be decoded or converted (property 4: it is written, skipped
+ * and counted, or dead-lettered — never silently dropped).
  */
 public enum ErrorPolicy {
     /** Stop: nothing from the failing batch onward is written; the report says where to resume. */
@@ -21,7 +21,9 @@ public enum ErrorPolicy {
             case "dead-letter", "deadletter", "dlq" -> DEAD_LETTER;
             default ->
                     throw new IllegalArgumentException(
-                            "unknown error policy '" + s + "' (expected fail, skip or dead-letter)");
+                            "unknown error policy '"
+                                    + s
+                                    + "' (expected fail, skip or dead-letter)");
         };
     }
 }

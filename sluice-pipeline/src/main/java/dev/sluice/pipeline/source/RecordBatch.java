@@ -4,12 +4,12 @@ import java.util.Arrays;
 
 /**
  * Raw records a source hands to the pipeline, all from one partition, reused from poll to poll:
- * record {@code i} is {@code data[start[i], end[i])} (without its line terminator), found at
- * {@code position[i]} of its partition.
+ * record {@code i} is {@code data[start[i], end[i])} (without its line terminator), found at {@code
+ * position[i]} of its partition.
  *
- * <p>A position is what the source resumes from: a byte offset for files, a sequence number for
- * the generator, an offset for Kafka. {@link #endPosition} is where reading continues after the
- * last record. Positions only grow within a partition.
+ * <p>A position is what the source resumes from: a byte offset for files, a sequence number for the
+ * generator, an offset for Kafka. {@link #endPosition} is where reading continues after the last
+ * record. Positions only grow within a partition.
  *
  * <p>Fields are public on purpose: the hot path reads them in tight loops. Only the source that
  * fills a batch writes them.

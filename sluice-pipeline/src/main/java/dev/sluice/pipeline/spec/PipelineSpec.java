@@ -44,8 +44,8 @@ public record PipelineSpec(
     public sealed interface SourceSpec permits GeneratorSource, FileSource, StdinSource {}
 
     /**
-     * The synthetic events of the benchmarks: {@code ts DateTime, tenant UInt32, kind String,
-     * id UInt64, payload String}.
+     * The synthetic events of the benchmarks: {@code ts DateTime, tenant UInt32, kind String, id
+     * UInt64, payload String}.
      *
      * @param rows how many (0 = unbounded)
      * @param rowsPerSecond a rate limit (0 = as fast as possible)
@@ -102,8 +102,8 @@ public record PipelineSpec(
     }
 
     /**
-     * One transform: {@code kind} is rename, drop, constant, computed, filter or java; the
-     * options are the YAML mapping as given (validated by the transform's factory).
+     * One transform: {@code kind} is rename, drop, constant, computed, filter or java; the options
+     * are the YAML mapping as given (validated by the transform's factory).
      */
     public record TransformSpec(String kind, Map<String, Object> options) {
         public TransformSpec {
@@ -134,7 +134,8 @@ public record PipelineSpec(
             }
             settings = Map.copyOf(settings);
             if (inflightPerShard < 1) {
-                throw new IllegalArgumentException("sink.clickhouse.inflight_per_shard must be ≥ 1");
+                throw new IllegalArgumentException(
+                        "sink.clickhouse.inflight_per_shard must be ≥ 1");
             }
         }
     }
@@ -163,8 +164,8 @@ public record PipelineSpec(
             Duration initial, Duration max, double multiplier, double jitter, int maxAttempts) {}
 
     /**
-     * @param maxErrors stop when more records than this were rejected (skip or dead-letter);
-     *     -1 = no limit
+     * @param maxErrors stop when more records than this were rejected (skip or dead-letter); -1 =
+     *     no limit
      */
     public record ErrorsSpec(ErrorPolicy policy, Path deadLetterPath, long maxErrors) {}
 
@@ -181,6 +182,8 @@ public record PipelineSpec(
      */
     public record CheckpointSpec(Duration interval, Path dir) {}
 
-    /** @param listen host:port of the admin HTTP server, or null for none */
+    /**
+     * @param listen host:port of the admin HTTP server, or null for none
+     */
     public record AdminSpec(String listen) {}
 }

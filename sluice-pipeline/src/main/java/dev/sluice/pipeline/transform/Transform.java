@@ -5,9 +5,9 @@ import dev.sluice.pipeline.decode.RowTarget;
 import dev.sluice.pipeline.source.RecordBatch;
 
 /**
- * One step of the transform chain, applied to each decoded row before it is closed. A transform
- * may read the row's values (through the block's columns at {@link RowTarget#row()}), append the
- * values of the columns it computes ({@link #producedColumns()}), or drop the row.
+ * One step of the transform chain, applied to each decoded row before it is closed. A transform may
+ * read the row's values (through the block's columns at {@link RowTarget#row()}), append the values
+ * of the columns it computes ({@link #producedColumns()}), or drop the row.
  *
  * <p>This is also the Java SPI for user transforms: implement it (and {@link TransformProvider})
  * and put the jar on the class path.
