@@ -36,7 +36,18 @@ import java.util.function.Function;
 public final class ConnectionConfig {
     public static final int DEFAULT_PORT = 9000;
     public static final int DEFAULT_SECURE_PORT = 9440;
+    public static final int DEFAULT_HTTP_PORT = 8123;
+    public static final int DEFAULT_HTTPS_PORT = 8443;
 
+    /** How to reach the server. */
+    public enum Transport {
+        /** The native TCP protocol ({@code clickhouse://}). */
+        NATIVE,
+        /** The HTTP interface ({@code http://}, {@code https://}). */
+        HTTP
+    }
+
+    private final Transport transport;
     private final String host;
     private final int port;
     private final String database;
@@ -52,11 +63,13 @@ public final class ConnectionConfig {
     private final Duration connectTimeout;
     private final Duration readTimeout;
     private final String clientName;
+    private final String httpContentEncoding;
     private final Map<String, String> settings;
 
     private ConnectionConfig(Builder b) {
+        this.transport = b.transport;
         this.host = b.host;
-        this.port = b.port > 0 ? b.port : (b.secure ? DEFAULT_SECURE_PORT : DEFAULT_PORT);
+        this.port = b.port > 0 ? b.port : defaultPort(b.transport, b.secure);
         this.database = b.database;
         this.user = b.user;
         this.password = b.password;
@@ -70,6 +83,7 @@ public final class ConnectionConfig {
         this.connectTimeout = b.connectTimeout;
         this.readTimeout = b.readTimeout;
         this.clientName = b.clientName;
+        this.httpContentEncoding = b.httpContentEncoding;
         this.settings = Collections.unmodifiableMap(new LinkedHashMap<>(b.settings));
     }
 
@@ -112,19 +126,32 @@ public final class ConnectionConfig {
             throw new IllegalArgumentException(
                     "invalid ClickHouse URL " + redact(url) + ": " + e.getReason());
         }
-        String scheme = uri.getScheme();
-        if (scheme == null
-                || !(scheme.equalsIgnoreCase("clickhouse") || scheme.equalsIgnoreCase("tcp"))) {
-            throw new IllegalArgumentException(
-                    "invalid ClickHouse URL "
-                            + redact(url)
-                            + ": the scheme must be clickhouse:// (native protocol)");
+        String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
+        Transport transport;
+        boolean secure = false;
+        switch (scheme) {
+            case "clickhouse", "tcp" -> transport = Transport.NATIVE;
+            case "clickhouses" -> {
+                transport = Transport.NATIVE;
+                secure = true;
+            }
+            case "http" -> transport = Transport.HTTP;
+            case "https" -> {
+                transport = Transport.HTTP;
+                secure = true;
+            }
+            default ->
+                    throw new IllegalArgumentException(
+                            "invalid ClickHouse URL "
+                                    + redact(url)
+                                    + ": the scheme must be clickhouse:// (native protocol) or"
+                                    + " http(s):// (HTTP interface)");
         }
         if (uri.getHost() == null) {
             throw new IllegalArgumentException(
                     "invalid ClickHouse URL " + redact(url) + ": no host");
         }
-        Builder b = builder().host(uri.getHost());
+        Builder b = builder().transport(transport).secure(secure).host(uri.getHost());
         if (uri.getPort() > 0) {
             b.port(uri.getPort());
         }
@@ -180,6 +207,7 @@ public final class ConnectionConfig {
             case "connect_timeout" -> b.connectTimeout(parseDuration(key, value));
             case "read_timeout", "socket_timeout" -> b.readTimeout(parseDuration(key, value));
             case "client_name" -> b.clientName(value);
+            case "http_compression", "content_encoding" -> b.httpContentEncoding(value);
             case "database" -> b.database(value);
             case "user" -> b.user(value);
             case "password" -> {
@@ -282,8 +310,16 @@ public final class ConnectionConfig {
         return new Builder();
     }
 
+    static int defaultPort(Transport transport, boolean secure) {
+        if (transport == Transport.HTTP) {
+            return secure ? DEFAULT_HTTPS_PORT : DEFAULT_HTTP_PORT;
+        }
+        return secure ? DEFAULT_SECURE_PORT : DEFAULT_PORT;
+    }
+
     public Builder toBuilder() {
         Builder b = new Builder();
+        b.transport = transport;
         b.host = host;
         b.port = port;
         b.database = database;
@@ -299,8 +335,13 @@ public final class ConnectionConfig {
         b.connectTimeout = connectTimeout;
         b.readTimeout = readTimeout;
         b.clientName = clientName;
+        b.httpContentEncoding = httpContentEncoding;
         b.settings.putAll(settings);
         return b;
+    }
+
+    public Transport transport() {
+        return transport;
     }
 
     public String host() {
@@ -363,6 +404,14 @@ public final class ConnectionConfig {
         return clientName;
     }
 
+    /**
+     * HTTP only: a {@code Content-Encoding} for request bodies (gzip, deflate, zstd, lz4, br) used
+     * instead of ClickHouse frames, or null.
+     */
+    public String httpContentEncoding() {
+        return httpContentEncoding;
+    }
+
     /** Settings sent with every query. */
     public Map<String, String> settings() {
         return settings;
@@ -375,7 +424,12 @@ public final class ConnectionConfig {
 
     @Override
     public String toString() {
-        return "clickhouse://"
+        String scheme =
+                transport == Transport.HTTP
+                        ? (secure ? "https" : "http")
+                        : (secure ? "clickhouses" : "clickhouse");
+        return scheme
+                + "://"
                 + user
                 + (password.isEmpty() ? "" : ":******")
                 + "@"
@@ -384,11 +438,12 @@ public final class ConnectionConfig {
                 + database
                 + "?compression="
                 + compression.name().toLowerCase(Locale.ROOT)
-                + (secure ? "&secure=true" : "");
+                + (httpContentEncoding == null ? "" : "&http_compression=" + httpContentEncoding);
     }
 
     /** Builds a configuration in code. */
     public static final class Builder {
+        private Transport transport = Transport.NATIVE;
         private String host = "127.0.0.1";
         private int port;
         private String database = "default";
@@ -404,7 +459,21 @@ public final class ConnectionConfig {
         private Duration connectTimeout = Duration.ofSeconds(10);
         private Duration readTimeout = Duration.ofSeconds(300);
         private String clientName = "Sluice";
+        private String httpContentEncoding;
         private final Map<String, String> settings = new LinkedHashMap<>();
+
+        public Builder transport(Transport transport) {
+            this.transport = transport;
+            return this;
+        }
+
+        public Builder httpContentEncoding(String encoding) {
+            this.httpContentEncoding =
+                    encoding == null || encoding.isBlank() || encoding.equalsIgnoreCase("none")
+                            ? null
+                            : encoding.toLowerCase(Locale.ROOT);
+            return this;
+        }
 
         public Builder host(String host) {
             this.host = host;

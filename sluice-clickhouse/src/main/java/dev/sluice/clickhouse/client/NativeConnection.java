@@ -51,7 +51,7 @@ import java.util.function.Consumer;
  * <p>Not thread-safe: one connection serves one thread at a time. After a network failure or a
  * protocol error the connection is broken and every further call fails; open a new one.
  */
-public final class NativeConnection implements BlockInserter {
+public final class NativeConnection implements ClickHouseClient {
     /** Our client version, reported in Hello and ClientInfo. */
     public static final int VERSION_MAJOR = 0;
 
@@ -122,6 +122,10 @@ public final class NativeConnection implements BlockInserter {
 
     /** Connects, performs the handshake and returns an idle connection. */
     public static NativeConnection open(ConnectionConfig config) {
+        if (config.transport() != ConnectionConfig.Transport.NATIVE) {
+            throw new IllegalArgumentException(
+                    "NativeConnection needs a clickhouse:// URL, not " + config);
+        }
         Socket socket = new Socket();
         try {
             socket.setTcpNoDelay(true);
@@ -203,6 +207,7 @@ public final class NativeConnection implements BlockInserter {
         return revision;
     }
 
+    @Override
     public ConnectionConfig config() {
         return config;
     }
@@ -317,6 +322,7 @@ public final class NativeConnection implements BlockInserter {
      * Runs a query and hands each result block with rows to {@code onBlock}. If {@code onBlock}
      * throws, the query is cancelled and the exception propagates.
      */
+    @Override
     public QueryResult query(String sql, Map<String, String> settings, Consumer<Block> onBlock) {
         String queryId = newQueryId();
         String context = "query " + abbreviate(sql);
@@ -346,36 +352,6 @@ public final class NativeConnection implements BlockInserter {
         } catch (WireException e) {
             throw broken(context, e);
         }
-    }
-
-    /**
-     * Runs a query and returns all rows as lists of {@link
-     * dev.sluice.clickhouse.column.Column#getObject} values.
-     */
-    public List<List<Object>> queryRows(String sql) {
-        List<List<Object>> rows = new ArrayList<>();
-        query(
-                sql,
-                Map.of(),
-                b -> {
-                    for (int r = 0; r < b.rows(); r++) {
-                        List<Object> row = new ArrayList<>(b.columnCount());
-                        for (int c = 0; c < b.columnCount(); c++) {
-                            row.add(b.column(c).getObject(r));
-                        }
-                        rows.add(row);
-                    }
-                });
-        return rows;
-    }
-
-    /** Runs a statement (DDL, SET, ...) and discards any result. */
-    public void execute(String sql) {
-        query(sql, Map.of(), b -> {});
-    }
-
-    public void execute(String sql, Map<String, String> settings) {
-        query(sql, settings, b -> {});
     }
 
     /** Round trip to check the connection is alive. */

@@ -20,8 +20,8 @@ import javax.net.ssl.TrustManager;
 import javax.net.ssl.TrustManagerFactory;
 import javax.net.ssl.X509TrustManager;
 
-/** Wraps a connected socket in JDK TLS as the configuration asks. */
-final class TlsSockets {
+/** JDK TLS as the configuration asks: for native sockets and for HTTPS. */
+public final class TlsSockets {
     private TlsSockets() {}
 
     static SSLSocket wrap(Socket plain, ConnectionConfig config) throws IOException {
@@ -39,7 +39,8 @@ final class TlsSockets {
         return tls;
     }
 
-    private static SSLContext context(ConnectionConfig config) throws IOException {
+    /** The TLS context the configuration asks for (trust store, PEM roots, or insecure). */
+    public static SSLContext context(ConnectionConfig config) throws IOException {
         try {
             TrustManager[] trust = null;
             if (config.sslInsecure()) {

@@ -32,6 +32,7 @@ public final class WireOutput {
 
     private byte[] buf;
     private int pos;
+    private long drained; // bytes handed to the drain so far
     private final Drain drain;
 
     /** A growable buffer. */
@@ -55,6 +56,11 @@ public final class WireOutput {
 
     public int capacity() {
         return buf.length;
+    }
+
+    /** Every byte written since creation: those drained plus those still buffered. */
+    public long totalWritten() {
+        return drained + pos;
     }
 
     /** Forgets the written bytes; capacity is kept. */
@@ -110,6 +116,7 @@ public final class WireOutput {
         if (drain != null && pos > 0) {
             int len = pos;
             pos = 0;
+            drained += len;
             drain.drain(buf, 0, len);
         }
     }

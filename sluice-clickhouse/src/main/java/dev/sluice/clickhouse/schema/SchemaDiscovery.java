@@ -1,7 +1,7 @@
 package dev.sluice.clickhouse.schema;
 
+import dev.sluice.clickhouse.client.ClickHouseClient;
 import dev.sluice.clickhouse.client.ClickHouseException;
-import dev.sluice.clickhouse.client.NativeConnection;
 import dev.sluice.clickhouse.types.ClickHouseType;
 import dev.sluice.clickhouse.types.TypeParser;
 import dev.sluice.clickhouse.types.UnsupportedTypeException;
@@ -19,7 +19,7 @@ public final class SchemaDiscovery {
      *
      * @throws ClickHouseException when the table does not exist
      */
-    public static TableSchema describe(NativeConnection connection, String table) {
+    public static TableSchema describe(ClickHouseClient connection, String table) {
         String database = connection.config().database();
         String name = table;
         int dot = table.indexOf('.');

@@ -1,0 +1,59 @@
+package dev.sluice.clickhouse.client;
+
+import dev.sluice.clickhouse.block.Block;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+
+/**
+ * A connection to ClickHouse over either transport: the native protocol ({@link NativeConnection})
+ * or HTTP ({@code dev.sluice.clickhouse.http.HttpConnection}). Open one with {@link
+ * #open(ConnectionConfig)}, which picks the transport from the URL's scheme.
+ */
+public interface ClickHouseClient extends BlockInserter {
+
+    ConnectionConfig config();
+
+    /** Runs a query and hands each result block with rows to {@code onBlock}. */
+    QueryResult query(String sql, Map<String, String> settings, Consumer<Block> onBlock);
+
+    /** Runs a statement (DDL, ...) and discards any result. */
+    default void execute(String sql) {
+        query(sql, Map.of(), b -> {});
+    }
+
+    default void execute(String sql, Map<String, String> settings) {
+        query(sql, settings, b -> {});
+    }
+
+    /** All rows of a query as lists of {@code Column.getObject} values (tests, small lookups). */
+    default List<List<Object>> queryRows(String sql) {
+        List<List<Object>> rows = new ArrayList<>();
+        query(
+                sql,
+                Map.of(),
+                b -> {
+                    for (int r = 0; r < b.rows(); r++) {
+                        List<Object> row = new ArrayList<>(b.columnCount());
+                        for (int c = 0; c < b.columnCount(); c++) {
+                            row.add(b.column(c).getObject(r));
+                        }
+                        rows.add(row);
+                    }
+                });
+        return rows;
+    }
+
+    /** Opens a client for the URL's transport ({@code clickhouse://} or {@code http(s)://}). */
+    static ClickHouseClient open(ConnectionConfig config) {
+        return switch (config.transport()) {
+            case NATIVE -> NativeConnection.open(config);
+            case HTTP -> dev.sluice.clickhouse.http.HttpConnection.open(config);
+        };
+    }
+
+    static ClickHouseClient open(String url) {
+        return open(ConnectionConfig.parse(url));
+    }
+}

@@ -1,0 +1,168 @@
+package dev.sluice.clickhouse.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import dev.sluice.clickhouse.block.Block;
+import dev.sluice.clickhouse.client.ClickHouseClient;
+import dev.sluice.clickhouse.client.ClickHouseException;
+import dev.sluice.clickhouse.client.ConnectionConfig;
+import dev.sluice.clickhouse.client.ConnectionException;
+import dev.sluice.clickhouse.client.InsertResult;
+import dev.sluice.clickhouse.client.NativeConnection;
+import dev.sluice.clickhouse.client.ServerException;
+import dev.sluice.clickhouse.column.ColumnValues;
+import dev.sluice.clickhouse.schema.SchemaDiscovery;
+import dev.sluice.clickhouse.schema.TableSchema;
+import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** The HTTP transport against the real server, compared with the native one. */
+class HttpTransportIT {
+    private static final String DDL =
+            " (k UInt32, s String, n Nullable(Int64), a Array(String), d Decimal(18, 4), u UUID,"
+                    + " e Enum8('x' = 1, 'y' = 2), lc LowCardinality(String)) ENGINE = MergeTree"
+                    + " ORDER BY k";
+
+    static String httpUrl() {
+        TestServer.url();
+        String port = TestServer.env("CLICKHOUSE_HTTP_PORT");
+        assumeTrue(port != null && !port.isBlank(), "the server has no HTTP port in its env");
+        return "http://default@127.0.0.1:" + port + "/default";
+    }
+
+    private static List<List<Object>> rows() {
+        List<List<Object>> rows = new ArrayList<>();
+        for (int i = 0; i < 5000; i++) {
+            rows.add(
+                    Arrays.asList(
+                            (long) i,
+                            i % 3 == 0 ? "tab\there ñ " + i : "s" + i,
+                            i % 5 == 0 ? null : (long) i * -7,
+                            i % 4 == 0 ? List.of() : List.of("a" + i, "b"),
+                            new BigDecimal(i).movePointLeft(4).setScale(4),
+                            new UUID(i, -i),
+                            i % 2 == 0 ? "x" : "y",
+                            "k" + (i % 10)));
+        }
+        return rows;
+    }
+
+    private static Block block(ClickHouseClient c, String table, List<List<Object>> rows) {
+        TableSchema schema = SchemaDiscovery.describe(c, table);
+        List<String> names = schema.columns().stream().map(TableSchema.Column::name).toList();
+        List<String> types = schema.columns().stream().map(TableSchema.Column::typeName).toList();
+        Block b = Block.forHeader(names, types);
+        for (List<Object> row : rows) {
+            for (int i = 0; i < row.size(); i++) {
+                ColumnValues.append(b.column(i), row.get(i));
+            }
+        }
+        return b;
+    }
+
+    @ParameterizedTest
+    @ValueSource(
+            strings = {
+                "compression=lz4",
+                "compression=zstd",
+                "compression=none",
+                "http_compression=gzip",
+                "http_compression=deflate"
+            })
+    void httpAndNativeInsertsReadBackIdentical(String option) {
+        List<List<Object>> rows = rows();
+        String viaHttp = TestServer.newTable("http");
+        String viaNative = TestServer.newTable("native");
+        try (ClickHouseClient http = ClickHouseClient.open(httpUrl() + "?" + option);
+                NativeConnection nat = TestServer.connect()) {
+            assertThat(http.server().version()).isEqualTo(nat.server().version());
+            http.execute(
+                    "CREATE TABLE " + viaHttp + DDL,
+                    Map.of("allow_experimental_low_cardinality_type", "1"));
+            nat.execute(
+                    "CREATE TABLE " + viaNative + DDL,
+                    Map.of("allow_experimental_low_cardinality_type", "1"));
+            InsertResult r = http.insert(viaHttp, block(http, viaHttp, rows), Map.of(), null);
+            assertThat(r.rows()).isEqualTo(rows.size());
+            if (!option.equals("compression=none")) {
+                assertThat(r.wireBytes()).isLessThan(r.uncompressedBytes());
+            }
+            nat.insert(viaNative, block(nat, viaNative, rows), Map.of(), null);
+
+            List<List<Object>> a = http.queryRows("SELECT * FROM " + viaHttp + " ORDER BY k");
+            List<List<Object>> b = nat.queryRows("SELECT * FROM " + viaNative + " ORDER BY k");
+            assertThat(a).hasSize(rows.size()).isEqualTo(b);
+            assertThat(a.get(3)).isEqualTo(rows.get(3));
+        }
+        assertThat(
+                        TestServer.clickhouseClient(
+                                "SELECT count() FROM (SELECT * FROM "
+                                        + viaHttp
+                                        + " UNION ALL SELECT * FROM "
+                                        + viaNative
+                                        + ") GROUP BY k, s, n, a, d, u, e, lc HAVING count() != 2",
+                                null))
+                .isEmpty();
+    }
+
+    @Test
+    void zstdContentEncodingIsDetectedNotAssumed() {
+        String url = httpUrl() + "?http_compression=zstd";
+        try (NativeConnection nat = TestServer.connect()) {
+            if (nat.server().atLeast(20, 12)) {
+                ClickHouseClient.open(url).close(); // supported: opens fine
+                return;
+            }
+        }
+        assertThatThrownBy(() -> ClickHouseClient.open(url))
+                .isInstanceOf(ClickHouseException.class)
+                .hasMessageContaining("does not accept Content-Encoding zstd");
+    }
+
+    @Test
+    void errorsAreServerExceptionsWithCodesAndWithoutCredentials() {
+        String table = TestServer.newTable("httperr");
+        try (ClickHouseClient http = ClickHouseClient.open(httpUrl())) {
+            http.execute("CREATE TABLE " + table + " (k UInt32) ENGINE = Memory");
+            Block b = block(http, table, List.of(List.of(1L)));
+            assertThatThrownBy(() -> http.insert(TestServer.DATABASE + ".nope", b, Map.of(), null))
+                    .isInstanceOf(ServerException.class)
+                    .hasMessageContaining("nope")
+                    .satisfies(
+                            e ->
+                                    assertThat(((ServerException) e).code())
+                                            .isEqualTo(ServerException.UNKNOWN_TABLE));
+            assertThatThrownBy(() -> http.queryRows("SELEC 1"))
+                    .isInstanceOf(ServerException.class)
+                    .satisfies(
+                            e ->
+                                    assertThat(((ServerException) e).code())
+                                            .isEqualTo(ServerException.SYNTAX_ERROR));
+            // Still usable after errors.
+            assertThat(http.queryRows("SELECT 1")).containsExactly(List.of(1L));
+        }
+        String secret = "not-the-Passw0rd";
+        ConnectionConfig wrong =
+                ConnectionConfig.parse(httpUrl()).toBuilder().password(secret).build();
+        assertThatThrownBy(() -> ClickHouseClient.open(wrong))
+                .isInstanceOf(ServerException.class)
+                .hasMessageNotContaining(secret);
+    }
+
+    @Test
+    void aClosedPortIsAConnectionError() {
+        ConnectionConfig closed = ConnectionConfig.parse("http://default@127.0.0.1:1/default");
+        assertThatThrownBy(() -> ClickHouseClient.open(closed))
+                .isInstanceOf(ConnectionException.class)
+                .hasMessageContaining("127.0.0.1:1");
+    }
+}
