@@ -159,6 +159,27 @@ class HttpTransportIT {
     }
 
     @Test
+    void httpsWithTheServerCertificate() {
+        httpUrl();
+        String port = TestServer.env("CLICKHOUSE_HTTPS_PORT");
+        assumeTrue(port != null && !port.isBlank(), "the server has no HTTPS port");
+        String url =
+                "https://default@127.0.0.1:"
+                        + port
+                        + "/default?ssl_root_cert="
+                        + TestServer.env("CLICKHOUSE_TLS_CERT");
+        String table = TestServer.newTable("https");
+        try (ClickHouseClient c = ClickHouseClient.open(url)) {
+            c.execute("CREATE TABLE " + table + " (k UInt32) ENGINE = Memory");
+            Block b = block(c, table, List.of(List.of(7L), List.of(8L)));
+            c.insert(table, b, Map.of(), null);
+            assertThat(c.queryRows("SELECT sum(k) FROM " + table)).containsExactly(List.of(15L));
+        }
+        assertThatThrownBy(() -> ClickHouseClient.open("https://default@127.0.0.1:" + port + "/"))
+                .isInstanceOf(ConnectionException.class);
+    }
+
+    @Test
     void aClosedPortIsAConnectionError() {
         ConnectionConfig closed = ConnectionConfig.parse("http://default@127.0.0.1:1/default");
         assertThatThrownBy(() -> ClickHouseClient.open(closed))
