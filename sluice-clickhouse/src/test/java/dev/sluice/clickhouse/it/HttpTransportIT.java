@@ -180,6 +180,37 @@ class HttpTransportIT {
     }
 
     @Test
+    void aBodyCutMidwayFailsClearlyAndWritesNothing() throws Exception {
+        String url = httpUrl();
+        ConnectionConfig direct = ConnectionConfig.parse(url);
+        String table = TestServer.newTable("httpcut");
+        try (ClickHouseClient c = ClickHouseClient.open(url)) {
+            c.execute(
+                    "CREATE TABLE "
+                            + table
+                            + " (k UInt32, s String) ENGINE = MergeTree ORDER BY k");
+        }
+        List<List<Object>> rows = new ArrayList<>();
+        for (int i = 0; i < 200_000; i++) {
+            rows.add(List.of((long) i, "row " + i + " " + "x".repeat(i % 40)));
+        }
+        try (FaultyProxy proxy = new FaultyProxy(direct.host(), direct.port());
+                ClickHouseClient c =
+                        ClickHouseClient.open(
+                                direct.toBuilder().host("127.0.0.1").port(proxy.port()).build())) {
+            Block b = block(c, table, rows);
+            proxy.cutAfter(proxy.bytesToServer() + 300_000);
+            assertThatThrownBy(() -> c.insert(table, b, Map.of(), null))
+                    .isInstanceOf(ClickHouseException.class)
+                    .hasMessageContaining(direct.host());
+        }
+        try (ClickHouseClient c = ClickHouseClient.open(url)) {
+            // One block per INSERT: all of it or none of it.
+            assertThat(c.queryRows("SELECT count() FROM " + table)).containsExactly(List.of(0L));
+        }
+    }
+
+    @Test
     void aClosedPortIsAConnectionError() {
         ConnectionConfig closed = ConnectionConfig.parse("http://default@127.0.0.1:1/default");
         assertThatThrownBy(() -> ClickHouseClient.open(closed))
