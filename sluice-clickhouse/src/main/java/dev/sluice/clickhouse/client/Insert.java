@@ -194,7 +194,11 @@ public final class Insert implements AutoCloseable {
         completedRows = 0;
     }
 
-    /** Sends the remaining rows, ends the INSERT and waits for the server's acknowledgement. */
+    /**
+     * Sends the remaining rows, ends the INSERT and waits for the server's acknowledgement. The
+     * connection then keeps this insert's columns, emptied, for its next insert into a table of the
+     * same shape: do not use {@link #block()} or its columns after this.
+     */
     public InsertResult finish() {
         checkOpen();
         send();
@@ -204,6 +208,7 @@ public final class Insert implements AutoCloseable {
         } finally {
             done = true;
         }
+        connection.recycle(block);
         boolean hasWriteInfo =
                 connection.revision() >= ProtocolRevision.DBMS_MIN_REVISION_WITH_CLIENT_WRITE_INFO;
         return new InsertResult(

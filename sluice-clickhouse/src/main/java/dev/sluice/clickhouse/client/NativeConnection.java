@@ -92,6 +92,9 @@ public final class NativeConnection implements ClickHouseClient {
     private TableColumns tableColumns;
     private Block lastBlock;
 
+    /** The last finished insert's block, kept with its capacity for the next insert. */
+    private Block spareBlock;
+
     private NativeConnection(ConnectionConfig config, Socket socket) throws IOException {
         this.config = config;
         this.socket = socket;
@@ -258,7 +261,14 @@ public final class NativeConnection implements ClickHouseClient {
                 if (t == ServerPacketType.DATA) {
                     Block header = lastBlock;
                     lastBlock = null;
-                    return new Insert(this, table, queryId, header, tableColumns, options, started);
+                    return new Insert(
+                            this,
+                            table,
+                            queryId,
+                            reuseIfSameShape(header),
+                            tableColumns,
+                            options,
+                            started);
                 }
                 if (t == ServerPacketType.END_OF_STREAM) {
                     state = State.IDLE;
@@ -292,6 +302,33 @@ public final class NativeConnection implements ClickHouseClient {
             }
             return insert.finishWith(block);
         }
+    }
+
+    /**
+     * The spare block when it has the header's names and types, else the header itself. Filling
+     * fresh columns would grow them from scratch on every insert: for 1M-row blocks that is
+     * hundreds of MB allocated, zeroed and copied per insert.
+     */
+    private Block reuseIfSameShape(Block header) {
+        Block spare = spareBlock;
+        spareBlock = null;
+        if (spare == null || spare.columnCount() != header.columnCount()) {
+            return header;
+        }
+        for (int i = 0; i < header.columnCount(); i++) {
+            if (!spare.column(i).name().equals(header.column(i).name())
+                    || !spare.typeName(i).equals(header.typeName(i))) {
+                return header;
+            }
+        }
+        spare.reset();
+        return spare;
+    }
+
+    /** A finished insert hands its (emptied) block back for the next insert of the same shape. */
+    void recycle(Block block) {
+        block.reset();
+        spareBlock = block;
     }
 
     private static String headerMismatch(Block header, Block block, List<String> names) {

@@ -5,10 +5,20 @@ import dev.sluice.clickhouse.io.WireOutput;
 import dev.sluice.clickhouse.types.ClickHouseType;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import java.util.Objects;
 
 /**
- * String: all values in one byte array plus the end offset of each row. On the wire each row is a
- * VarUInt length and the bytes. Text is encoded to UTF-8 straight into the array.
+ * String: all rows in one byte array exactly as they go on the wire, plus the end offset of each
+ * row. Text is encoded to UTF-8 straight into the array.
+ *
+ * <pre>
+ * bytes: [VarUInt len0][value0][VarUInt len1][value1] ...
+ *                      ^start(0)     ^end(0)       ^start(1)  ^end(1)
+ * </pre>
+ *
+ * Keeping the length prefixes inline makes {@link #writeData} one bulk copy (which a draining
+ * output can hand to its compressor without copying at all) instead of a VarUInt and a small copy
+ * per row; an append writes the prefix it would have written anyway.
  */
 public class StringColumn extends Column {
     private byte[] bytes = new byte[1024];
@@ -34,11 +44,13 @@ public class StringColumn extends Column {
 
     @Override
     public final long dataBytes() {
-        // Each length prefix is one byte for values under 128 bytes, the common case.
-        return used + (long) rows;
+        return used; // exact: the prefixes are stored
     }
 
-    /** Bytes of all values, back to back: {@code bytesUsed()} are valid. */
+    /**
+     * The rows as on the wire, each a VarUInt length then the value: {@code bytesUsed()} are valid;
+     * the value of row r is {@code [start(r), end(r))}.
+     */
     public final byte[] rawBytes() {
         return bytes;
     }
@@ -47,8 +59,13 @@ public class StringColumn extends Column {
         return used;
     }
 
+    /** Offset of the first byte of row's value, after its length prefix. */
     public final int start(int row) {
-        return row == 0 ? 0 : ends[row - 1];
+        int p = row == 0 ? 0 : ends[row - 1];
+        while (bytes[p++] < 0) {
+            // VarUInt continuation bytes have the high bit set
+        }
+        return p;
     }
 
     public final int end(int row) {
@@ -72,20 +89,52 @@ public class StringColumn extends Column {
         ends[rows++] = used;
     }
 
+    /**
+     * Writes {@code len} as a VarUInt at {@code p} (room checked by the caller); returns the end.
+     */
+    private static int putVarUInt(byte[] b, int p, int len) {
+        while ((len & ~0x7F) != 0) {
+            b[p++] = (byte) (len | 0x80);
+            len >>>= 7;
+        }
+        b[p++] = (byte) len;
+        return p;
+    }
+
+    private static int varUIntSize(int len) {
+        return len < 1 << 7 ? 1 : len < 1 << 14 ? 2 : len < 1 << 21 ? 3 : len < 1 << 28 ? 4 : 5;
+    }
+
     @Override
     public void appendBytes(byte[] value, int offset, int length) {
-        ensureBytes(length);
-        System.arraycopy(value, offset, bytes, used, length);
-        used += length;
+        Objects.checkFromIndexSize(offset, length, value.length);
+        ensureBytes(length + 5);
+        byte[] b = bytes;
+        int p = used;
+        if (length < 1 << 7) {
+            b[p++] = (byte) length;
+        } else {
+            p = putVarUInt(b, p, length);
+        }
+        System.arraycopy(value, offset, b, p, length);
+        used = p + length;
         endRow();
     }
 
     @Override
     public void appendString(CharSequence s) {
         int n = s.length();
-        ensureBytes(n * 3); // no UTF-16 unit takes more than 3 UTF-8 bytes
+        // No UTF-16 unit takes more than 3 UTF-8 bytes: reserve the prefix for that bound, encode
+        // after it, and close the gap when the real length needs a shorter prefix.
+        long bound = 3L * n;
+        if (bound > Integer.MAX_VALUE - 16) {
+            throw invalid("text of " + n + " chars is too long for one string");
+        }
+        int reserved = varUIntSize((int) bound);
+        ensureBytes((int) bound + reserved);
         byte[] b = bytes;
-        int p = used;
+        int valueAt = used + reserved;
+        int p = valueAt;
         for (int i = 0; i < n; i++) {
             char c = s.charAt(i);
             if (c < 0x80) {
@@ -109,7 +158,12 @@ public class StringColumn extends Column {
                 b[p++] = (byte) (0x80 | (c & 0x3F));
             }
         }
-        used = p;
+        int len = p - valueAt;
+        int prefix = varUIntSize(len);
+        if (prefix != reserved) {
+            System.arraycopy(b, valueAt, b, used + prefix, len);
+        }
+        used = putVarUInt(b, used, len) + len;
         endRow();
     }
 
@@ -158,35 +212,31 @@ public class StringColumn extends Column {
 
     @Override
     public void appendDefault() {
+        ensureBytes(1);
+        bytes[used++] = 0; // the empty string: length 0
         endRow();
     }
 
     @Override
     public void writeData(WireOutput out) {
-        byte[] b = bytes;
-        int start = 0;
-        for (int r = 0; r < rows; r++) {
-            int end = ends[r];
-            int len = end - start;
-            out.writeVarUInt(len);
-            out.writeBytes(b, start, len);
-            start = end;
-        }
+        out.writeBytes(bytes, 0, used);
     }
 
     @Override
     public void readData(WireInput in, int n) {
         for (int i = 0; i < n; i++) {
             int len = in.readVarUIntAsInt("string length", WireInput.MAX_STRING_BYTES);
+            ensureBytes(5);
+            int prefix = putVarUInt(bytes, used, len) - used;
             // Grow with the bytes that arrive, not with the length the input claims.
             int filled = 0;
             while (filled < len) {
                 int k = Math.min(len - filled, READ_STEP_BYTES);
-                ensureBytes(filled + k);
-                in.readFully(bytes, used + filled, k);
+                ensureBytes(prefix + filled + k);
+                in.readFully(bytes, used + prefix + filled, k);
                 filled += k;
             }
-            used += len;
+            used += prefix + len;
             endRow();
         }
     }

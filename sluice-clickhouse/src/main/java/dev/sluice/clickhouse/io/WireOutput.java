@@ -17,7 +17,11 @@ import java.util.Arrays;
  */
 public final class WireOutput {
 
-    /** Receives the buffered bytes when a draining buffer is full or explicitly flushed. */
+    /**
+     * Receives the buffered bytes when a draining buffer is full or explicitly flushed. The array
+     * may also be a caller's source array (see {@link #writeBytes(byte[], int, int)}): a drain must
+     * consume the bytes before it returns and keep no reference to the array.
+     */
     @FunctionalInterface
     public interface Drain {
         void drain(byte[] buf, int off, int len) throws WireException;
@@ -188,7 +192,10 @@ public final class WireOutput {
         return writeBytes(src, 0, src.length);
     }
 
-    /** Copies bytes; in draining mode large copies are split across drains. */
+    /**
+     * Copies bytes; in draining mode large writes are split across drains at the same boundaries as
+     * small ones, and whole buffers of them go to the drain without being copied.
+     */
     public WireOutput writeBytes(byte[] src, int off, int len) {
         if (len <= buf.length - pos) {
             System.arraycopy(src, off, buf, pos, len);
@@ -205,6 +212,16 @@ public final class WireOutput {
             if (pos == buf.length) {
                 flush();
             }
+            if (pos == 0 && len >= buf.length) {
+                // A whole buffer's worth: the drain takes it straight from the source, with the
+                // same boundaries as a copy through the buffer would have, minus the copy.
+                int n = buf.length;
+                drained += n;
+                drain.drain(src, off, n);
+                off += n;
+                len -= n;
+                continue;
+            }
             int n = Math.min(len, buf.length - pos);
             System.arraycopy(src, off, buf, pos, n);
             pos += n;
@@ -216,8 +233,29 @@ public final class WireOutput {
 
     /** A ClickHouse String: VarUInt byte length, then the bytes. */
     public WireOutput writeString(byte[] utf8) {
-        writeVarUInt(utf8.length);
-        return writeBytes(utf8, 0, utf8.length);
+        return writeString(utf8, 0, utf8.length);
+    }
+
+    /**
+     * A ClickHouse String of {@code src[off .. off+len)}. The per-row call of every String column:
+     * when the value fits, length and bytes go in with one bounds check and no VarUInt loop.
+     */
+    public WireOutput writeString(byte[] src, int off, int len) {
+        byte[] b = buf;
+        int p = pos;
+        if (len < 1 << 14 && len + 2 <= b.length - p) {
+            if (len < 1 << 7) {
+                b[p++] = (byte) len;
+            } else {
+                b[p++] = (byte) (len | 0x80);
+                b[p++] = (byte) (len >>> 7);
+            }
+            System.arraycopy(src, off, b, p, len);
+            pos = p + len;
+            return this;
+        }
+        writeVarUInt(len);
+        return writeBytes(src, off, len);
     }
 
     /** A ClickHouse String from Java text, encoded as UTF-8. */
