@@ -7,6 +7,7 @@ package dev.sluice.pipeline.decode;
  */
 public final class RecordException extends Exception {
     private final String field;
+    private final String type;
     private final String reason;
 
     /**
@@ -14,19 +15,47 @@ public final class RecordException extends Exception {
      * @param reason what is wrong, e.g. {@code value 300 is out of range for UInt8}
      */
     public RecordException(String field, String reason) {
-        super(field == null ? reason : "column " + field + ": " + reason, null, false, false);
-        this.field = field;
-        this.reason = reason;
+        this(field == null ? reason : "column " + field + ": " + reason, field, null, reason, null);
     }
 
     public RecordException(String field, String reason, Throwable cause) {
-        super(field == null ? reason : "column " + field + ": " + reason, cause, false, false);
+        this(
+                field == null ? reason : "column " + field + ": " + reason,
+                field,
+                null,
+                reason,
+                cause);
+    }
+
+    private RecordException(
+            String message, String field, String type, String reason, Throwable cause) {
+        super(message, cause, false, false);
         this.field = field;
+        this.type = type;
         this.reason = reason;
+    }
+
+    /**
+     * A value that does not fit its column: {@code column tenant (UInt32): value -5 is out of
+     * range}.
+     */
+    public static RecordException ofColumn(String column, String type, String reason) {
+        return new RecordException(
+                "column " + column + " (" + type + "): " + reason, column, type, reason, null);
+    }
+
+    /** An input field the table has no place for: {@code field extra: ...}. */
+    public static RecordException ofField(String field, String reason) {
+        return new RecordException("field " + field + ": " + reason, field, null, reason, null);
     }
 
     public String field() {
         return field;
+    }
+
+    /** The column's type when the problem is a value of a column, else null. */
+    public String type() {
+        return type;
     }
 
     public String reason() {

@@ -11,8 +11,24 @@ import java.util.Arrays;
  * generator, an offset for Kafka. {@link #endPosition} is where reading continues after the last
  * record. Positions only grow within a partition.
  *
+ * <p>A source may also hand over records it could not read properly — longer than {@code
+ * max_record_bytes}, cut short by a truncated or unreadable input, an unterminated quoted field:
+ * such a record has a non-null {@link #error} (the reason) and holds what the source kept of its
+ * bytes (at most a prefix). The runtime does not decode it; it applies the error policy to it
+ * exactly as to a record the decoder rejects (property 4), so it is counted, skipped or
+ * dead-lettered with its position. {@link #errors} counts them, so a batch without any costs one
+ * comparison.
+ *
+ * <p>A batch may hold no records and still carry news: {@link #partitionEnd} with the final {@link
+ * #endPosition} (trailing blank lines), or nothing at all when no data is available yet.
+ *
+ * <p>When a partition is resumed past its start and the decoder reads a header, the source first
+ * delivers that header record (position 0) alone, in a batch flagged {@link #partitionStart} whose
+ * {@link #endPosition} is the resume position; reading then continues from there.
+ *
  * <p>Fields are public on purpose: the hot path reads them in tight loops. Only the source that
- * fills a batch writes them.
+ * fills a batch writes them — {@code data} included: beyond the last record it may hold the
+ * source's read-ahead, kept there for the next poll of the same batch.
  */
 public final class RecordBatch {
     /** The source's name, for dead letters and messages (e.g. {@code file}). */
@@ -27,8 +43,17 @@ public final class RecordBatch {
     public int[] end = new int[256];
     public long[] position = new long[256];
 
-    /** 1-based line number of each record, or 0 when lines do not apply. */
+    /**
+     * 1-based line number of each record (the physical line it starts on), or 0 when lines do not
+     * apply or are not known (a file resumed from a committed position).
+     */
     public long[] line = new long[256];
+
+    /** Why the source rejects record {@code i} (see the class comment), or null for a good one. */
+    public String[] error = new String[256];
+
+    /** How many records of this batch have a non-null {@link #error}. */
+    public int errors;
 
     /** Where reading resumes after the last record of this batch. */
     public long endPosition;
@@ -42,6 +67,7 @@ public final class RecordBatch {
     /** Drops the records, keeping the arrays. */
     public void clear() {
         count = 0;
+        errors = 0;
         partitionStart = false;
         partitionEnd = false;
     }
@@ -54,6 +80,7 @@ public final class RecordBatch {
             end = Arrays.copyOf(end, n);
             position = Arrays.copyOf(position, n);
             line = Arrays.copyOf(line, n);
+            error = Arrays.copyOf(error, n);
         }
     }
 
@@ -71,7 +98,15 @@ public final class RecordBatch {
         end[count] = to;
         position[count] = pos;
         line[count] = lineNumber;
+        error[count] = null;
         count++;
+    }
+
+    /** Appends a record the source rejects, with its reason (see the class comment). */
+    public void addError(int from, int to, long pos, long lineNumber, String reason) {
+        add(from, to, pos, lineNumber);
+        error[count - 1] = reason;
+        errors++;
     }
 
     public int length(int i) {

@@ -3,6 +3,8 @@ package dev.sluice.pipeline.spec;
 import dev.sluice.pipeline.errors.ErrorPolicy;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -58,11 +60,21 @@ public record PipelineSpec(
      *
      * @param follow keep reading as files grow / appear (for {@code run}); false for {@code load}
      * @param maxRecordBytes a longer record is an error (policy applies), not a memory blow-up
+     * @param pollInterval in follow mode, how often files are checked for growth and globs for new
+     *     files
      */
-    public record FileSource(List<String> paths, boolean follow, int maxRecordBytes)
+    public record FileSource(
+            List<String> paths, boolean follow, int maxRecordBytes, Duration pollInterval)
             implements SourceSpec {
+        public static final Duration DEFAULT_POLL_INTERVAL = Duration.ofSeconds(1);
+
         public FileSource {
             paths = List.copyOf(paths);
+            Objects.requireNonNull(pollInterval, "pollInterval");
+        }
+
+        public FileSource(List<String> paths, boolean follow, int maxRecordBytes) {
+            this(paths, follow, maxRecordBytes, DEFAULT_POLL_INTERVAL);
         }
     }
 
@@ -103,11 +115,12 @@ public record PipelineSpec(
 
     /**
      * One transform: {@code kind} is rename, drop, constant, computed, filter or java; the options
-     * are the YAML mapping as given (validated by the transform's factory).
+     * are the YAML mapping as given, in its order (validated by the transform's factory). Values
+     * are String, Long, Double, Boolean, List or Map, never null.
      */
     public record TransformSpec(String kind, Map<String, Object> options) {
         public TransformSpec {
-            options = Map.copyOf(options);
+            options = Collections.unmodifiableMap(new LinkedHashMap<>(options));
         }
     }
 

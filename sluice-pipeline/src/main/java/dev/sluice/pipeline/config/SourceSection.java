@@ -1,0 +1,208 @@
+package dev.sluice.pipeline.config;
+
+import dev.sluice.pipeline.source.file.InputFormats;
+import dev.sluice.pipeline.spec.PipelineSpec.DecodeSpec;
+import dev.sluice.pipeline.spec.PipelineSpec.FileSource;
+import dev.sluice.pipeline.spec.PipelineSpec.Format;
+import dev.sluice.pipeline.spec.PipelineSpec.GeneratorSource;
+import dev.sluice.pipeline.spec.PipelineSpec.SourceSpec;
+import dev.sluice.pipeline.spec.PipelineSpec.StdinSource;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** The {@code source} and {@code decode} sections: where records come from and their format. */
+final class SourceSection {
+    private static final long MAX_RECORD_LIMIT = 1L << 30;
+
+    private SourceSection() {}
+
+    static SourceSpec source(ConfigNode node) {
+        ConfigMap section = node.map();
+        String kind = section.oneOf("generator", "file", "stdin");
+        ConfigMap m = section.map(kind);
+        return switch (kind) {
+            case "generator" -> {
+                m.allow("rows", "rows_per_second", "seed", "payload_arena");
+                yield new GeneratorSource(
+                        m.integer("rows", ConfigDefaults.GENERATOR_ROWS, 0, Long.MAX_VALUE),
+                        m.integer(
+                                "rows_per_second",
+                                ConfigDefaults.GENERATOR_ROWS_PER_SECOND,
+                                0,
+                                Long.MAX_VALUE),
+                        m.integer(
+                                "seed",
+                                ConfigDefaults.GENERATOR_SEED,
+                                Long.MIN_VALUE,
+                                Long.MAX_VALUE),
+                        (int)
+                                m.integer(
+                                        "payload_arena",
+                                        ConfigDefaults.GENERATOR_PAYLOAD_ARENA,
+                                        1,
+                                        1 << 20));
+            }
+            case "file" -> {
+                m.allow("paths", "follow", "max_record_bytes", "poll_interval");
+                List<String> paths = m.strings("paths");
+                if (paths.isEmpty()) {
+                    throw m.required("paths").error("needs at least one path");
+                }
+                if (paths.contains("-") && paths.size() > 1) {
+                    throw m.required("paths").error("'-' (stdin) cannot be mixed with files");
+                }
+                yield new FileSource(
+                        paths,
+                        m.bool("follow", false),
+                        maxRecordBytes(m),
+                        m.duration(
+                                "poll_interval",
+                                ConfigDefaults.FILE_POLL_INTERVAL,
+                                Duration.ofMillis(1)));
+            }
+            default -> {
+                m.allow("max_record_bytes");
+                yield new StdinSource(maxRecordBytes(m));
+            }
+        };
+    }
+
+    private static int maxRecordBytes(ConfigMap m) {
+        return (int)
+                m.size("max_record_bytes", ConfigDefaults.MAX_RECORD_BYTES, 1, MAX_RECORD_LIMIT);
+    }
+
+    /**
+     * @param node the {@code decode} section, or null when absent: then the generator's own format,
+     *     or the format the file names imply
+     * @param at the document root, for messages about an absent section
+     */
+    static DecodeSpec decode(ConfigNode node, SourceSpec source, ConfigMap at) {
+        String kind;
+        ConfigMap options;
+        if (node == null || node.isScalar()) {
+            kind = node == null ? "auto" : node.text().trim();
+            options = null;
+        } else {
+            ConfigMap section = node.map();
+            kind = section.oneOf("auto", "json", "csv", "tsv", "generator");
+            options = section.map(kind);
+        }
+        DecodeSpec spec =
+                switch (kind) {
+                    case "auto" -> {
+                        if (options != null) {
+                            options.allow();
+                        }
+                        yield auto(source, node, at);
+                    }
+                    case "json" -> json(options);
+                    case "csv" -> delimited(Format.CSV, options);
+                    case "tsv" -> delimited(Format.TSV, options);
+                    case "generator" -> {
+                        if (options != null) {
+                            options.allow();
+                        }
+                        yield plain(Format.GENERATOR);
+                    }
+                    default ->
+                            throw node.error(
+                                    "unknown format '"
+                                            + kind
+                                            + "' (expected auto, json, csv, tsv or generator)");
+                };
+        boolean generator = source instanceof GeneratorSource;
+        if (generator != (spec.format() == Format.GENERATOR)) {
+            // Only a named format can disagree: an inferred one follows the source.
+            throw node.error(
+                    generator
+                            ? "the generator source makes its own rows: leave decode out"
+                            : "the generator format needs the generator source");
+        }
+        return spec;
+    }
+
+    private static DecodeSpec auto(SourceSpec source, ConfigNode node, ConfigMap at) {
+        return switch (source) {
+            case GeneratorSource g -> plain(Format.GENERATOR);
+            case FileSource f -> {
+                try {
+                    yield plain(InputFormats.detect(f.paths()));
+                } catch (IllegalArgumentException e) {
+                    throw autoFailed(node, at, e.getMessage());
+                }
+            }
+            case StdinSource s ->
+                    throw autoFailed(
+                            node,
+                            at,
+                            "stdin has no file name to tell the format from: name it (json, csv"
+                                    + " or tsv)");
+        };
+    }
+
+    /** An error about {@code decode}, pointing at the source when the section is left out. */
+    private static ConfigException autoFailed(ConfigNode node, ConfigMap at, String problem) {
+        if (node != null) {
+            return node.error(problem);
+        }
+        ConfigNode source = at.required("source");
+        return source.error("decode", source.mark(), problem);
+    }
+
+    private static DecodeSpec plain(Format format) {
+        return new DecodeSpec(
+                format, List.of(), false, Map.of(), false, format == Format.TSV ? '\t' : ',');
+    }
+
+    private static DecodeSpec json(ConfigMap m) {
+        if (m == null) {
+            return plain(Format.JSON);
+        }
+        m.allow("fields", "ignore_unknown");
+        Map<String, String> fields = new LinkedHashMap<>();
+        ConfigMap f = m.map("fields");
+        for (String column : f.keys()) {
+            fields.put(column, f.required(column).nonBlank());
+        }
+        return new DecodeSpec(
+                Format.JSON, List.of(), false, fields, m.bool("ignore_unknown", false), ',');
+    }
+
+    private static DecodeSpec delimited(Format format, ConfigMap m) {
+        if (m == null) {
+            return plain(format);
+        }
+        if (format == Format.CSV) {
+            m.allow("header", "columns", "delimiter", "ignore_unknown");
+        } else {
+            m.allow("header", "columns", "ignore_unknown");
+        }
+        boolean header = m.bool("header", false);
+        List<String> columns = m.strings("columns");
+        if (header && !columns.isEmpty()) {
+            throw m.required("columns")
+                    .error(
+                            "columns name the fields of headerless input; with header: true the"
+                                    + " header names them");
+        }
+        char delimiter = format == Format.TSV ? '\t' : ',';
+        ConfigNode d = m.get("delimiter");
+        if (d != null) {
+            String text = d.text();
+            if (text.length() != 1
+                    || text.charAt(0) > 0x7F
+                    || "\"\r\n".indexOf(text.charAt(0)) >= 0) {
+                throw d.error(
+                        "must be one ASCII character other than a quote or a newline, got '"
+                                + text
+                                + "'");
+            }
+            delimiter = text.charAt(0);
+        }
+        return new DecodeSpec(
+                format, columns, header, Map.of(), m.bool("ignore_unknown", false), delimiter);
+    }
+}

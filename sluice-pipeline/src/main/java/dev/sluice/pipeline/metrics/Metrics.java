@@ -1,0 +1,275 @@
+package dev.sluice.pipeline.metrics;
+
+import dev.sluice.pipeline.sink.ErrorClass;
+import dev.sluice.pipeline.sink.SealReason;
+import io.prometheus.metrics.core.datapoints.CounterDataPoint;
+import io.prometheus.metrics.core.datapoints.DistributionDataPoint;
+import io.prometheus.metrics.core.metrics.Counter;
+import io.prometheus.metrics.core.metrics.GaugeWithCallback;
+import io.prometheus.metrics.core.metrics.Histogram;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * Every {@code etl_*} series of one pipeline (docs/metrics.md lists them), registered once, here,
+ * into a registry the pipeline owns — not the global default, so one JVM can run several pipelines,
+ * as tests do (property 7). Hot paths update the pre-resolved data points held in public final
+ * fields; nothing looks up a label at run time. Gauges of live state are read from {@link Probes}
+ * when scraped.
+ */
+public final class Metrics {
+    private static final double[] SECONDS_BUCKETS = {
+        0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300
+    };
+    private static final double[] ROWS_BUCKETS = {
+        1, 10, 100, 1_000, 10_000, 50_000, 100_000, 250_000, 500_000, 1_000_000, 4_000_000
+    };
+
+    private final PrometheusRegistry registry = new PrometheusRegistry();
+    private final List<ShardMetrics> shards;
+    private final Map<SealReason, CounterDataPoint> seals = new EnumMap<>(SealReason.class);
+
+    /** Records the sources handed to the pipeline. */
+    public final CounterDataPoint sourceRecords;
+
+    public final CounterDataPoint skipped;
+    public final CounterDataPoint filtered;
+    public final CounterDataPoint deadLettered;
+    public final CounterDataPoint pauseEvents;
+    public final CounterDataPoint commits;
+    public final CounterDataPoint abandonedBatches;
+    public final DistributionDataPoint e2eSeconds;
+    public final DistributionDataPoint batchRows;
+
+    public Metrics(String pipeline, int shardCount, Probes probes) {
+        sourceRecords =
+                counter("etl_source_records_total", "Records read from the source.", "pipeline")
+                        .labelValues(pipeline);
+        skipped =
+                counter(
+                                "etl_records_skipped_total",
+                                "Records rejected by the decoder or a transform and skipped"
+                                        + " (on_error: skip).",
+                                "pipeline")
+                        .labelValues(pipeline);
+        filtered =
+                counter(
+                                "etl_records_filtered_total",
+                                "Records a transform dropped on purpose (a filter).",
+                                "pipeline")
+                        .labelValues(pipeline);
+        deadLettered =
+                counter(
+                                "etl_dead_letter_records_total",
+                                "Records rejected and written to the dead-letter file.",
+                                "pipeline")
+                        .labelValues(pipeline);
+        pauseEvents =
+                counter(
+                                "etl_backpressure_pause_events_total",
+                                "Times the sources were paused because in-flight bytes reached the"
+                                        + " high watermark.",
+                                "pipeline")
+                        .labelValues(pipeline);
+        commits =
+                counter(
+                                "etl_checkpoint_commits_total",
+                                "Source position commits (each may cover several partitions).",
+                                "pipeline")
+                        .labelValues(pipeline);
+        abandonedBatches =
+                counter(
+                                "etl_sink_abandoned_batches_total",
+                                "Sealed batches this run will not write (stop, or a fatal error);"
+                                        + " their records are read again after a restart.",
+                                "pipeline")
+                        .labelValues(pipeline);
+        e2eSeconds =
+                Histogram.builder()
+                        .name("etl_e2e_latency_seconds")
+                        .help(
+                                "From reading a batch's first record to the server's"
+                                        + " acknowledgement of the batch.")
+                        .labelNames("pipeline")
+                        .classicUpperBounds(SECONDS_BUCKETS)
+                        .classicOnly()
+                        .withoutExemplars()
+                        .register(registry)
+                        .labelValues(pipeline);
+        batchRows =
+                Histogram.builder()
+                        .name("etl_sink_batch_rows")
+                        .help("Rows per sealed batch.")
+                        .labelNames("pipeline")
+                        .classicUpperBounds(ROWS_BUCKETS)
+                        .classicOnly()
+                        .withoutExemplars()
+                        .register(registry)
+                        .labelValues(pipeline);
+        Counter sealCounter =
+                counter(
+                        "etl_sink_seals_total",
+                        "Batches sealed, by reason: rows, bytes, linger, partition_end, replay,"
+                                + " backpressure, drain.",
+                        "pipeline",
+                        "reason");
+        for (SealReason r : SealReason.values()) {
+            seals.put(r, sealCounter.labelValues(pipeline, r.label()));
+        }
+        shards = shardMetrics(pipeline, shardCount);
+        gauges(pipeline, shardCount, probes);
+    }
+
+    private List<ShardMetrics> shardMetrics(String pipeline, int shardCount) {
+        Counter records =
+                counter(
+                        "etl_sink_records_total",
+                        "Rows durably acknowledged by ClickHouse.",
+                        "pipeline",
+                        "shard");
+        Counter bytes =
+                counter(
+                        "etl_sink_bytes_total",
+                        "Uncompressed Native bytes of acknowledged batches.",
+                        "pipeline",
+                        "shard");
+        Counter wireBytes =
+                counter(
+                        "etl_sink_wire_bytes_total",
+                        "Bytes sent on the wire (after compression) for acknowledged batches.",
+                        "pipeline",
+                        "shard");
+        Counter batches =
+                counter(
+                        "etl_sink_batches_total",
+                        "Batches durably acknowledged by ClickHouse.",
+                        "pipeline",
+                        "shard");
+        Counter retries =
+                counter(
+                        "etl_sink_retries_total",
+                        "Insert attempts repeated after a retryable error.",
+                        "pipeline",
+                        "shard");
+        Counter errors =
+                counter(
+                        "etl_sink_errors_total",
+                        "Failed insert attempts, by class: connection and server (retried),"
+                                + " fatal (stops the pipeline).",
+                        "pipeline",
+                        "shard",
+                        "class");
+        Histogram duration =
+                Histogram.builder()
+                        .name("etl_sink_insert_duration_seconds")
+                        .help("Duration of a successful INSERT: sending the block to the ack.")
+                        .labelNames("pipeline", "shard")
+                        .classicUpperBounds(SECONDS_BUCKETS)
+                        .classicOnly()
+                        .withoutExemplars()
+                        .register(registry);
+        List<ShardMetrics> list = new ArrayList<>(shardCount);
+        for (int s = 0; s < shardCount; s++) {
+            String shard = Integer.toString(s);
+            list.add(
+                    new ShardMetrics(
+                            records.labelValues(pipeline, shard),
+                            bytes.labelValues(pipeline, shard),
+                            wireBytes.labelValues(pipeline, shard),
+                            batches.labelValues(pipeline, shard),
+                            retries.labelValues(pipeline, shard),
+                            duration.labelValues(pipeline, shard),
+                            errors.labelValues(pipeline, shard, label(ErrorClass.CONNECTION)),
+                            errors.labelValues(pipeline, shard, label(ErrorClass.SERVER)),
+                            errors.labelValues(pipeline, shard, label(ErrorClass.FATAL))));
+        }
+        return List.copyOf(list);
+    }
+
+    private void gauges(String pipeline, int shardCount, Probes probes) {
+        gauge(
+                "etl_backpressure_paused",
+                "1 while the sources are paused by the in-flight byte budget.",
+                pipeline,
+                () -> probes.paused() ? 1 : 0);
+        gauge(
+                "etl_inflight_bytes",
+                "Bytes of open batches plus sealed, unacknowledged batches.",
+                pipeline,
+                probes::inflightBytes);
+        gauge(
+                "etl_inflight_budget_bytes",
+                "The in-flight byte budget (backpressure.max_inflight_bytes).",
+                pipeline,
+                probes::budgetBytes);
+        gauge(
+                "etl_checkpoint_pending_batches",
+                "Batches holding back a commit: open with rows, or sealed and unacknowledged.",
+                pipeline,
+                probes::pendingBatches);
+        gauge(
+                "etl_checkpoint_watermark_age_seconds",
+                "Age of the oldest pending batch: how far commits lag behind reading.",
+                pipeline,
+                probes::watermarkAgeSeconds);
+        GaugeWithCallback.builder()
+                .name("etl_sink_queued_batches")
+                .help("Sealed batches queued for or being sent by a shard's writers.")
+                .labelNames("pipeline", "shard")
+                .callback(
+                        cb -> {
+                            for (int s = 0; s < shardCount; s++) {
+                                cb.call(probes.queuedBatches(s), pipeline, Integer.toString(s));
+                            }
+                        })
+                .register(registry);
+    }
+
+    private Counter counter(String name, String help, String... labels) {
+        return Counter.builder()
+                .name(name)
+                .help(help)
+                .labelNames(labels)
+                .withoutExemplars()
+                .register(registry);
+    }
+
+    private void gauge(
+            String name, String help, String pipeline, java.util.function.DoubleSupplier value) {
+        GaugeWithCallback.builder()
+                .name(name)
+                .help(help)
+                .labelNames("pipeline")
+                .callback(cb -> cb.call(value.getAsDouble(), pipeline))
+                .register(registry);
+    }
+
+    private static String label(ErrorClass c) {
+        return c.name().toLowerCase(Locale.ROOT);
+    }
+
+    public PrometheusRegistry registry() {
+        return registry;
+    }
+
+    public ShardMetrics shard(int index) {
+        return shards.get(index);
+    }
+
+    public CounterDataPoint seals(SealReason reason) {
+        return seals.get(reason);
+    }
+
+    /** Sum over shards of one of their counters, for the stats snapshot. */
+    public long sumOverShards(java.util.function.Function<ShardMetrics, CounterDataPoint> c) {
+        long n = 0;
+        for (ShardMetrics s : shards) {
+            n += c.apply(s).getLongValue();
+        }
+        return n;
+    }
+}

@@ -1,0 +1,91 @@
+package dev.sluice.pipeline.runtime;
+
+import dev.sluice.clickhouse.client.BlockInserter;
+import dev.sluice.clickhouse.client.ConnectionConfig;
+import dev.sluice.clickhouse.client.NativeConnection;
+import dev.sluice.clickhouse.compress.CompressionMethod;
+import dev.sluice.clickhouse.schema.TableSchema;
+import dev.sluice.pipeline.decode.Decoder;
+import dev.sluice.pipeline.decode.TargetColumns;
+import dev.sluice.pipeline.errors.DeadLetters;
+import dev.sluice.pipeline.source.Source;
+import dev.sluice.pipeline.spec.PipelineSpec.SinkSpec;
+import dev.sluice.pipeline.transform.Transform;
+import java.io.IOException;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * The parts of a pipeline the runtime does not build itself, filled in by the CLI from the {@link
+ * dev.sluice.pipeline.spec.PipelineSpec} (and by tests with fakes). The ClickHouse side has
+ * defaults that open native connections; override them to talk to something else.
+ */
+public interface Factories {
+
+    /**
+     * The source read by pipeline thread {@code reader} of {@code readers}; the sources of one
+     * pipeline own disjoint partitions.
+     *
+     * @param resumeFrom committed positions by partition, from the checkpoint directory (empty
+     *     without one): the source starts each partition it owns there
+     */
+    Source source(int reader, int readers, Map<String, Long> resumeFrom) throws IOException;
+
+    /**
+     * The columns the pipeline writes, in block order (the table's insertable columns that the
+     * input or a transform can feed; the others are left out of every INSERT, so the server fills
+     * their DEFAULT). The default creates a decoder and the transforms for all insertable columns
+     * and keeps those they feed ({@code fedColumns}, {@code producedColumns}); override it when the
+     * configuration says which columns are fed.
+     *
+     * @throws IllegalArgumentException when the configuration names columns the table cannot take
+     */
+    default TargetColumns targetColumns(TableSchema table) {
+        return Startup.fedColumns(table, this);
+    }
+
+    /** A decoder appending to {@code columns}; one per pipeline thread. */
+    Decoder decoder(TargetColumns columns);
+
+    /** The transform chain for {@code columns}, in order; one per pipeline thread. */
+    List<Transform> transforms(TargetColumns columns);
+
+    /** The dead-letter file; asked for only when the error policy is dead-letter. */
+    DeadLetters deadLetters() throws IOException;
+
+    /**
+     * A connection to the replica at {@code url}, for inserts; opened lazily by each writer and
+     * again after a connection failure.
+     */
+    default BlockInserter inserter(String url, SinkSpec sink) {
+        return NativeConnection.open(config(url, sink));
+    }
+
+    /**
+     * The target table's schema and deduplication ability, as the replica at {@code url} sees it.
+     */
+    default TargetTable describe(String url, SinkSpec sink) {
+        try (NativeConnection c = NativeConnection.open(config(url, sink))) {
+            return TargetProbe.probe(c, sink.table());
+        }
+    }
+
+    /**
+     * The replica's connection settings with the sink's compression: {@code none}, {@code lz4},
+     * {@code zstd} or {@code zstd:LEVEL}.
+     */
+    static ConnectionConfig config(String url, SinkSpec sink) {
+        ConnectionConfig.Builder b = ConnectionConfig.parse(url).toBuilder();
+        String compression = sink.compression();
+        if (compression != null && !compression.isEmpty()) {
+            String c = compression.toLowerCase(Locale.ROOT);
+            int colon = c.indexOf(':');
+            b.compression(CompressionMethod.parse(colon < 0 ? c : c.substring(0, colon)));
+            if (colon >= 0) {
+                b.zstdLevel(Integer.parseInt(c.substring(colon + 1)));
+            }
+        }
+        return b.build();
+    }
+}

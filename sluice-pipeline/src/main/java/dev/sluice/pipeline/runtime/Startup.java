@@ -1,0 +1,177 @@
+package dev.sluice.pipeline.runtime;
+
+import dev.sluice.clickhouse.client.ConnectionConfig;
+import dev.sluice.clickhouse.client.ConnectionException;
+import dev.sluice.clickhouse.schema.TableSchema;
+import dev.sluice.pipeline.decode.TargetColumns;
+import dev.sluice.pipeline.sink.ClientDefaults;
+import dev.sluice.pipeline.spec.PipelineSpec;
+import dev.sluice.pipeline.spec.PipelineSpec.ShardSpec;
+import dev.sluice.pipeline.transform.Transform;
+import java.time.ZoneId;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeSet;
+
+/**
+ * What the pipeline learns and checks before it reads a record: the table on every shard (the same
+ * everywhere), the columns it will write, the settings it must not let through, and the warnings a
+ * user should see — no deduplication (property 2), a budget below the sizing rule (property 3).
+ */
+final class Startup {
+
+    /**
+     * @param columns the table's insertable columns that the decoder or a transform feeds
+     * @param serverZone the first shard's time zone, for client-side {@code today()}
+     */
+    record Result(TargetColumns columns, ZoneId serverZone, List<String> warnings) {}
+
+    private Startup() {}
+
+    static Result run(PipelineSpec spec, Factories factories) throws PipelineException {
+        checkSettings(spec.sink().settings());
+        List<TargetTable> tables = new ArrayList<>();
+        for (int s = 0; s < spec.sink().shards().size(); s++) {
+            tables.add(describe(spec, factories, s));
+        }
+        TableSchema schema = tables.get(0).schema();
+        for (int s = 1; s < tables.size(); s++) {
+            String diff = difference(schema, tables.get(s).schema());
+            if (diff != null) {
+                throw new PipelineException(
+                        "the table differs between shard 0 and shard " + s + ": " + diff);
+            }
+        }
+        List<String> warnings = new ArrayList<>();
+        for (int s = 0; s < tables.size(); s++) {
+            String why = tables.get(s).cannotDeduplicate();
+            if (why != null) {
+                warnings.add(
+                        "shard "
+                                + s
+                                + " cannot deduplicate retried or replayed batches: "
+                                + why
+                                + "; a retry after a lost acknowledgement, or a replay after a"
+                                + " crash, may write some rows twice");
+            }
+        }
+        String budget = SizingRule.check(spec);
+        if (budget != null) {
+            warnings.add(budget);
+        }
+        TargetColumns columns;
+        try {
+            columns = factories.targetColumns(schema);
+        } catch (IllegalArgumentException e) {
+            throw new PipelineException(e.getMessage(), e);
+        }
+        return new Result(
+                columns,
+                ClientDefaults.serverZone(tables.get(0).server().timezone()),
+                List.copyOf(warnings));
+    }
+
+    /** Settings the runtime owns, or that would break at-least-once (property 1). */
+    private static void checkSettings(Map<String, String> settings) throws PipelineException {
+        for (Map.Entry<String, String> e : settings.entrySet()) {
+            String name = e.getKey().toLowerCase(Locale.ROOT);
+            String value = e.getValue().trim();
+            if (name.equals("insert_deduplication_token")) {
+                throw new PipelineException(
+                        "sink setting insert_deduplication_token is set by sluice per batch;"
+                                + " remove it");
+            }
+            if (name.equals("wait_for_async_insert") && value.equals("0")) {
+                throw new PipelineException(
+                        "sink setting wait_for_async_insert=0 acknowledges inserts before they are"
+                                + " written, so a crash could lose committed rows; remove it");
+            }
+        }
+    }
+
+    /** The table as the first replica of shard {@code s} that answers describes it. */
+    private static TargetTable describe(PipelineSpec spec, Factories factories, int s)
+            throws PipelineException {
+        ShardSpec shard = spec.sink().shards().get(s);
+        RuntimeException last = null;
+        for (String url : shard.replicas()) {
+            try {
+                return factories.describe(url, spec.sink());
+            } catch (RuntimeException e) {
+                last = e;
+                if (!(e instanceof ConnectionException)) {
+                    break; // the replica answered: another one would say the same
+                }
+            }
+        }
+        throw new PipelineException(
+                "shard "
+                        + s
+                        + " ("
+                        + ConnectionConfig.redact(String.join(", ", shard.replicas()))
+                        + "): "
+                        + last.getMessage(),
+                last);
+    }
+
+    private static String difference(TableSchema a, TableSchema b) {
+        List<TableSchema.Column> ca = a.insertableColumns();
+        List<TableSchema.Column> cb = b.insertableColumns();
+        for (int i = 0; i < Math.max(ca.size(), cb.size()); i++) {
+            if (i >= ca.size() || i >= cb.size()) {
+                return "column counts " + ca.size() + " and " + cb.size();
+            }
+            if (!ca.get(i).name().equals(cb.get(i).name())
+                    || !ca.get(i).typeName().equals(cb.get(i).typeName())) {
+                return "column "
+                        + (i + 1)
+                        + " is "
+                        + ca.get(i).name()
+                        + " "
+                        + ca.get(i).typeName()
+                        + " on one and "
+                        + cb.get(i).name()
+                        + " "
+                        + cb.get(i).typeName()
+                        + " on the other";
+            }
+        }
+        return null;
+    }
+
+    /**
+     * The insertable columns some part of the chain feeds, in table order: {@link
+     * Factories#targetColumns}'s default. A decoder and transforms are created for all of them
+     * first, to learn which they feed.
+     *
+     * @throws IllegalArgumentException when they feed none
+     */
+    static TargetColumns fedColumns(TableSchema schema, Factories factories) {
+        TargetColumns all = new TargetColumns(schema, schema.insertableColumns());
+        TreeSet<Integer> fed = new TreeSet<>();
+        for (int c : factories.decoder(all).fedColumns()) {
+            fed.add(c);
+        }
+        for (Transform t : factories.transforms(all)) {
+            for (int c : t.producedColumns()) {
+                fed.add(c);
+            }
+        }
+        if (fed.isEmpty()) {
+            throw new IllegalArgumentException(
+                    "no column of "
+                            + schema.qualifiedName()
+                            + " is fed by the input or a transform");
+        }
+        if (fed.size() == all.size()) {
+            return all;
+        }
+        List<TableSchema.Column> columns = new ArrayList<>();
+        for (int c : fed) {
+            columns.add(all.columns().get(c));
+        }
+        return new TargetColumns(schema, columns);
+    }
+}

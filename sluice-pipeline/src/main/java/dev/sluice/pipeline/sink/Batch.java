@@ -1,0 +1,143 @@
+package dev.sluice.pipeline.sink;
+
+import dev.sluice.clickhouse.block.Block;
+import dev.sluice.pipeline.checkpoint.CheckpointTracker;
+import dev.sluice.pipeline.checkpoint.LedgerEntry;
+
+/**
+ * A sealed batch: rows of one source partition, from the record at {@link #firstPosition()} to the
+ * one at {@link #lastPosition()}, bound for one shard with a deduplication token derived from its
+ * recorded boundaries (property 2). Immutable once sealed, except for its outcome, which the writer
+ * sets once before handing the batch back to its owner.
+ */
+public final class Batch {
+
+    /** How a batch ended. */
+    public enum Outcome {
+        /** Still queued or being sent. */
+        IN_FLIGHT,
+        /** The server acknowledged it: its rows are durable. */
+        WRITTEN,
+        /** It will not be written by this run: never sent (stop), or failed for good. */
+        ABANDONED
+    }
+
+    private final BatchOwner owner;
+    private final OpenBatch open;
+    private final Block insertBlock;
+    private final LedgerEntry boundaries;
+    private final boolean replayed;
+    private final String token;
+    private final SealReason reason;
+    private final long bytes;
+    private volatile Outcome outcome = Outcome.IN_FLIGHT;
+
+    /**
+     * @param boundaries the range and shard the token is made of: the open batch's own, or the
+     *     ledger entry it replays
+     * @param replayed true when {@code boundaries} come from the ledger (already recorded)
+     */
+    public Batch(
+            BatchOwner owner,
+            OpenBatch open,
+            LedgerEntry boundaries,
+            boolean replayed,
+            String token,
+            SealReason reason) {
+        this.owner = owner;
+        this.open = open;
+        this.insertBlock = open.insertBlock();
+        this.boundaries = boundaries;
+        this.replayed = replayed;
+        this.token = token;
+        this.reason = reason;
+        this.bytes = open.accountedBytes();
+    }
+
+    public String partition() {
+        return open.partition();
+    }
+
+    public long firstPosition() {
+        return open.firstPosition();
+    }
+
+    public long lastPosition() {
+        return open.lastPosition();
+    }
+
+    public int rows() {
+        return open.rows();
+    }
+
+    /** Bytes counted against the in-flight budget, released when the batch is settled. */
+    public long bytes() {
+        return bytes;
+    }
+
+    public int shard() {
+        return boundaries.shard();
+    }
+
+    public LedgerEntry boundaries() {
+        return boundaries;
+    }
+
+    /** True when the boundaries come from the ledger of a previous run (already recorded). */
+    public boolean replayed() {
+        return replayed;
+    }
+
+    public String token() {
+        return token;
+    }
+
+    public SealReason reason() {
+        return reason;
+    }
+
+    /** The block to send: only the columns some row has. */
+    public Block insertBlock() {
+        return insertBlock;
+    }
+
+    /** The full block, returned to its thread's pool once the batch is settled. */
+    public Block block() {
+        return open.block();
+    }
+
+    public CheckpointTracker.Pending pending() {
+        return open.pending();
+    }
+
+    public long firstReadNanos() {
+        return open.firstReadNanos();
+    }
+
+    public Outcome outcome() {
+        return outcome;
+    }
+
+    /** Sets the outcome and hands the batch back to its pipeline thread (without waiting). */
+    public void settle(Outcome result) {
+        if (result == Outcome.IN_FLIGHT) {
+            throw new IllegalArgumentException("a settled batch needs a final outcome");
+        }
+        outcome = result;
+        owner.settled(this);
+    }
+
+    @Override
+    public String toString() {
+        return "batch "
+                + partition()
+                + " ["
+                + firstPosition()
+                + ".."
+                + lastPosition()
+                + "] "
+                + rows()
+                + " rows → shard "
+                + shard();
+    }
+}

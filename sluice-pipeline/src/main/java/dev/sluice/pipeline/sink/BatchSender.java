@@ -1,0 +1,166 @@
+package dev.sluice.pipeline.sink;
+
+import dev.sluice.clickhouse.client.BlockInserter;
+import dev.sluice.clickhouse.client.InsertResult;
+import dev.sluice.clickhouse.client.ServerInfo;
+import dev.sluice.pipeline.checkpoint.Ledger;
+import dev.sluice.pipeline.metrics.ShardMetrics;
+import dev.sluice.pipeline.time.Clock;
+import java.io.IOException;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * Sends a batch to its shard, retrying until it is written, abandoned or fails for good. One per
+ * writer thread, with its own connection to each replica.
+ *
+ * <p>Before the first attempt the batch's boundaries go to the ledger, fsynced (property 2). Each
+ * attempt inserts the batch's block with its deduplication token when the server takes one. A
+ * retryable error ({@link ErrorClass}) is followed by the next replica at once; when every replica
+ * of the shard has failed in a row, the writer pauses by {@link Backoff} before the next round. A
+ * fatal error, or running out of attempts, stops the pipeline with the server's message.
+ */
+public final class BatchSender implements AutoCloseable {
+    private final int shard;
+    private final String table;
+    private final Map<String, String> settings;
+    private final Replicas replicas;
+    private final Backoff backoff;
+    private final Clock clock;
+    private final Ledger ledger;
+    private final ShardMetrics metrics;
+    private final SinkSupervisor supervisor;
+
+    /**
+     * @param ledger where boundaries are recorded before sending, or null when the pipeline keeps
+     *     no checkpoint directory
+     */
+    BatchSender(
+            int shard,
+            String table,
+            Map<String, String> settings,
+            Replicas replicas,
+            Backoff backoff,
+            Clock clock,
+            Ledger ledger,
+            ShardMetrics metrics,
+            SinkSupervisor supervisor) {
+        this.shard = shard;
+        this.table = table;
+        this.settings = Map.copyOf(settings);
+        this.replicas = replicas;
+        this.backoff = backoff;
+        this.clock = clock;
+        this.ledger = ledger;
+        this.metrics = metrics;
+        this.supervisor = supervisor;
+    }
+
+    /** Sends {@code batch}; never throws. A fatal failure is reported to the supervisor. */
+    public Batch.Outcome send(Batch batch) {
+        if (ledger != null && !batch.replayed()) {
+            try {
+                ledger.record(batch.boundaries());
+            } catch (IOException e) {
+                return fatal(
+                        batch,
+                        "cannot record the batch in the checkpoint ledger: " + e.getMessage(),
+                        e);
+            }
+        }
+        int attempts = 0;
+        int failuresInRow = 0;
+        int round = 0;
+        while (true) {
+            if (attempts > 0 && supervisor.abandonQueued()) {
+                return Batch.Outcome.ABANDONED;
+            }
+            String replica = replicas.describe();
+            try {
+                BlockInserter inserter = replicas.connection();
+                long start = clock.nanoTime();
+                InsertResult result =
+                        inserter.insert(
+                                table,
+                                batch.insertBlock(),
+                                settingsFor(inserter.server(), batch),
+                                null);
+                long end = clock.nanoTime();
+                metrics.insertSeconds.observe((end - start) / 1e9);
+                metrics.records.inc(batch.rows());
+                metrics.bytes.inc(result.uncompressedBytes());
+                metrics.wireBytes.inc(result.wireBytes());
+                metrics.batches.inc();
+                return Batch.Outcome.WRITTEN;
+            } catch (RuntimeException e) {
+                ErrorClass kind = ErrorClass.of(e);
+                metrics.errors(kind).inc();
+                attempts++;
+                if (kind == ErrorClass.CONNECTION) {
+                    replicas.discard();
+                }
+                if (!kind.retryable()) {
+                    return fatal(batch, describe(replica, batch) + ": " + e.getMessage(), e);
+                }
+                if (backoff.exhausted(attempts)) {
+                    return fatal(
+                            batch,
+                            describe(replica, batch)
+                                    + ": gave up after "
+                                    + attempts
+                                    + " attempts; last error: "
+                                    + e.getMessage(),
+                            e);
+                }
+                metrics.retries.inc();
+                replicas.next();
+                if (++failuresInRow >= replicas.size()) {
+                    failuresInRow = 0;
+                    try {
+                        clock.sleep(backoff.delayNanos(++round));
+                    } catch (InterruptedException ie) {
+                        Thread.currentThread().interrupt(); // the drain deadline passed
+                        return Batch.Outcome.ABANDONED;
+                    }
+                }
+            }
+        }
+    }
+
+    private Map<String, String> settingsFor(ServerInfo server, Batch batch) {
+        Map<String, String> s = new HashMap<>(settings);
+        if (server.supportsInsertDeduplicationToken()) {
+            s.put("insert_deduplicate", "1");
+            s.put("insert_deduplication_token", batch.token());
+        }
+        if (server.supportsAsyncInsert()) {
+            // An asynchronous insert is acknowledged when buffered unless the client waits; keep
+            // the acknowledgement durable (property 1) unless the user chose otherwise.
+            s.putIfAbsent("async_insert", "0");
+        }
+        return s;
+    }
+
+    private String describe(String replica, Batch batch) {
+        return "shard "
+                + shard
+                + " ("
+                + replica
+                + ") failed on "
+                + batch.partition()
+                + " positions "
+                + batch.firstPosition()
+                + ".."
+                + batch.lastPosition();
+    }
+
+    private Batch.Outcome fatal(Batch batch, String message, Throwable cause) {
+        supervisor.fatal(batch, message, cause);
+        return Batch.Outcome.ABANDONED;
+    }
+
+    @Override
+    public void close() {
+        replicas.close();
+    }
+}

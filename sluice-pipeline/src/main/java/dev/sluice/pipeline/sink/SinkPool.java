@@ -1,0 +1,107 @@
+package dev.sluice.pipeline.sink;
+
+import dev.sluice.clickhouse.client.BlockInserter;
+import dev.sluice.pipeline.checkpoint.Ledger;
+import dev.sluice.pipeline.metrics.Metrics;
+import dev.sluice.pipeline.spec.PipelineSpec.ShardSpec;
+import dev.sluice.pipeline.spec.PipelineSpec.SinkSpec;
+import dev.sluice.pipeline.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
+
+/**
+ * The ClickHouse sink: one {@link ShardWriter} per shard. Pipeline threads submit sealed batches,
+ * which go to the shard chosen at sealing; submitting never blocks.
+ */
+public final class SinkPool implements BatchQueue {
+    private final List<ShardWriter> writers;
+    private final AtomicInteger inFlight;
+
+    private SinkPool(List<ShardWriter> writers, AtomicInteger inFlight) {
+        this.writers = writers;
+        this.inFlight = inFlight;
+    }
+
+    /**
+     * Builds the writers of every shard of {@code sink}.
+     *
+     * @param inserters opens a connection to a replica URL
+     * @param ledger where batch boundaries are recorded before sending, or null
+     * @param random the jitter source of the backoff
+     */
+    public static SinkPool create(
+            SinkSpec sink,
+            Function<String, BlockInserter> inserters,
+            Ledger ledger,
+            Metrics metrics,
+            SinkSupervisor supervisor,
+            Clock clock,
+            Random random) {
+        AtomicInteger inFlight = new AtomicInteger();
+        List<ShardWriter> writers = new ArrayList<>();
+        for (int s = 0; s < sink.shards().size(); s++) {
+            ShardSpec shard = sink.shards().get(s);
+            List<BatchSender> senders = new ArrayList<>();
+            for (int lane = 0; lane < sink.inflightPerShard(); lane++) {
+                senders.add(
+                        new BatchSender(
+                                s,
+                                sink.table(),
+                                sink.settings(),
+                                new Replicas(shard.replicas(), inserters, lane),
+                                new Backoff(sink.retry(), random),
+                                clock,
+                                ledger,
+                                metrics.shard(s),
+                                supervisor));
+            }
+            writers.add(new ShardWriter(s, senders, supervisor, inFlight));
+        }
+        return new SinkPool(List.copyOf(writers), inFlight);
+    }
+
+    public void start(String threadNamePrefix) {
+        writers.forEach(w -> w.start(threadNamePrefix));
+    }
+
+    @Override
+    public void submit(Batch batch) {
+        inFlight.incrementAndGet();
+        writers.get(batch.shard()).submit(batch);
+    }
+
+    @Override
+    public int inFlight() {
+        return inFlight.get();
+    }
+
+    /** Batches queued or being sent by shard {@code shard}. */
+    public int inFlight(int shard) {
+        return writers.get(shard).inFlight();
+    }
+
+    /** No more batches will be submitted: writers end once their queues are empty. */
+    public void finish() {
+        writers.forEach(ShardWriter::finish);
+    }
+
+    /** Stops the writers after their current attempt; what is queued is abandoned. */
+    public void interrupt() {
+        writers.forEach(ShardWriter::interrupt);
+    }
+
+    /**
+     * Waits for every writer to end until {@code deadlineNanos} (System.nanoTime); true if all did.
+     */
+    public boolean join(long deadlineNanos) throws InterruptedException {
+        for (ShardWriter w : writers) {
+            if (!w.join(deadlineNanos)) {
+                return false;
+            }
+        }
+        return true;
+    }
+}

@@ -1,0 +1,156 @@
+package dev.sluice.pipeline.source;
+
+import dev.sluice.pipeline.source.file.FileSource;
+import dev.sluice.pipeline.source.file.FollowScan;
+import dev.sluice.pipeline.source.file.InputFile;
+import dev.sluice.pipeline.source.file.InputResolver;
+import dev.sluice.pipeline.source.framing.Framer;
+import dev.sluice.pipeline.source.generator.GeneratorSource;
+import dev.sluice.pipeline.source.stdin.StdinSource;
+import dev.sluice.pipeline.spec.PipelineSpec;
+import dev.sluice.pipeline.spec.PipelineSpec.DecodeSpec;
+import dev.sluice.pipeline.spec.PipelineSpec.Format;
+import dev.sluice.pipeline.spec.PipelineSpec.SourceSpec;
+import dev.sluice.pipeline.time.Clock;
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.function.Supplier;
+
+/**
+ * Builds the sources of a pipeline: one per pipeline thread ("reader"), each owning a disjoint
+ * share of the partitions. Inputs are resolved once, here, so every reader sees the same list.
+ *
+ * <ul>
+ *   <li>files: the resolved files are dealt round-robin by index (file {@code k} to reader {@code k
+ *       mod readers}); a reader with no file is exhausted at once;
+ *   <li>stdin: reader 0 reads it, the others are exhausted at once;
+ *   <li>generator: reader {@code i} makes the rows with {@code row mod readers == i}.
+ * </ul>
+ */
+public final class SourceFactory {
+    /** How much a file or pipe source reads at a time: its read buffer. */
+    public static final int CHUNK_BYTES = 1 << 20;
+
+    private SourceFactory() {}
+
+    /**
+     * The sources of {@code source} for {@code readers} pipeline threads, stdin being System.in.
+     */
+    public static List<Source> create(
+            SourceSpec source, DecodeSpec decode, int readers, PositionStore positions, Clock clock)
+            throws IOException {
+        return create(source, decode, readers, positions, clock, System.in);
+    }
+
+    /**
+     * @param decode how records become rows: tells the framing (CSV quotes) and whether files start
+     *     with a header
+     * @param positions committed positions: where partitions resume, and where commits go
+     * @param stdin the stream a stdin source reads
+     * @throws IllegalArgumentException the inputs name nothing, or the format does not fit
+     */
+    public static List<Source> create(
+            SourceSpec source,
+            DecodeSpec decode,
+            int readers,
+            PositionStore positions,
+            Clock clock,
+            InputStream stdin)
+            throws IOException {
+        if (readers < 1) {
+            throw new IllegalArgumentException("readers must be at least 1");
+        }
+        boolean generator = source instanceof PipelineSpec.GeneratorSource;
+        if (generator != (decode.format() == Format.GENERATOR)) {
+            throw new IllegalArgumentException(
+                    generator
+                            ? "the generator source makes its own rows: its format is generator"
+                            : "the generator format needs the generator source");
+        }
+        return switch (source) {
+            case PipelineSpec.GeneratorSource g -> {
+                List<Source> sources = new ArrayList<>(readers);
+                for (int i = 0; i < readers; i++) {
+                    sources.add(
+                            new GeneratorSource(
+                                    g.rows(), g.rowsPerSecond(), i, readers, positions, clock));
+                }
+                yield sources;
+            }
+            case PipelineSpec.FileSource f when f.paths().equals(List.of("-")) ->
+                    stdin(stdin, decode, f.maxRecordBytes(), readers);
+            case PipelineSpec.FileSource f -> files(f, decode, readers, positions, clock);
+            case PipelineSpec.StdinSource s -> stdin(stdin, decode, s.maxRecordBytes(), readers);
+        };
+    }
+
+    private static List<Source> files(
+            PipelineSpec.FileSource spec,
+            DecodeSpec decode,
+            int readers,
+            PositionStore positions,
+            Clock clock)
+            throws IOException {
+        InputResolver resolver = new InputResolver(spec.paths());
+        List<InputFile> all = resolver.resolve(spec.follow());
+        Set<String> names = new HashSet<>();
+        List<List<InputFile>> shares = new ArrayList<>(readers);
+        for (int i = 0; i < readers; i++) {
+            shares.add(new ArrayList<>());
+        }
+        for (int k = 0; k < all.size(); k++) {
+            shares.get(k % readers).add(all.get(k));
+            names.add(all.get(k).name());
+        }
+        FileSource.Reading reading =
+                new FileSource.Reading(
+                        framer(decode), header(decode), spec.maxRecordBytes(), CHUNK_BYTES);
+        List<Source> sources = new ArrayList<>(readers);
+        for (int i = 0; i < readers; i++) {
+            FollowScan follow =
+                    spec.follow()
+                            ? new FollowScan(resolver, names, i, readers, spec.pollInterval())
+                            : null;
+            sources.add(new FileSource(shares.get(i), reading, follow, positions, clock));
+        }
+        return sources;
+    }
+
+    private static List<Source> stdin(
+            InputStream in, DecodeSpec decode, int maxRecordBytes, int readers) {
+        List<Source> sources = new ArrayList<>(readers);
+        sources.add(new StdinSource(in, framer(decode).get(), maxRecordBytes, CHUNK_BYTES));
+        for (int i = 1; i < readers; i++) {
+            sources.add(new Exhausted("stdin"));
+        }
+        return sources;
+    }
+
+    private static Supplier<Framer> framer(DecodeSpec decode) {
+        char delimiter = decode.delimiter();
+        return decode.format() == Format.CSV ? () -> Framer.csv(delimiter) : Framer::lines;
+    }
+
+    private static boolean header(DecodeSpec decode) {
+        return decode.header() && (decode.format() == Format.CSV || decode.format() == Format.TSV);
+    }
+
+    /** A reader left without input: done at once. */
+    private record Exhausted(String name) implements Source {
+        @Override
+        public int poll(RecordBatch into, int maxRecords, long maxWaitNanos) {
+            into.clear();
+            return -1;
+        }
+
+        @Override
+        public void commit(String partition, long position) {}
+
+        @Override
+        public void close() {}
+    }
+}

@@ -1,0 +1,257 @@
+package dev.sluice.pipeline.source.file;
+
+import dev.sluice.pipeline.source.PositionStore;
+import dev.sluice.pipeline.source.RecordBatch;
+import dev.sluice.pipeline.source.Source;
+import dev.sluice.pipeline.source.framing.ChunkInput;
+import dev.sluice.pipeline.source.framing.Framer;
+import dev.sluice.pipeline.source.framing.RecordReader;
+import dev.sluice.pipeline.time.Clock;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.Iterator;
+import java.util.List;
+import java.util.function.Supplier;
+
+/**
+ * Reads files, one at a time and each to its end, in the order given; every file is a partition
+ * named by its absolute path, positions are byte offsets in its decompressed content.
+ *
+ * <p>A file with a committed position resumes there: an uncompressed file seeks, a compressed one
+ * is decompressed and discarded up to it. When the decoder reads a header, the header record is
+ * delivered first (see {@link RecordBatch}).
+ *
+ * <p>In follow mode ({@code run}) plain files are tailed: at the end of what was written so far the
+ * source moves on to the next file with data, and when none has any it checks, every poll interval
+ * of the injected clock, for files that grew and for new files matching the inputs ({@link
+ * FollowScan}). An unterminated last line waits for its newline. Compressed files are read once.
+ */
+public final class FileSource implements Source {
+    /** How files are framed. */
+    public record Reading(
+            Supplier<Framer> framer, boolean header, int maxRecordBytes, int chunkBytes) {}
+
+    private final Reading reading;
+    private final FollowScan follow;
+    private final PositionStore positions;
+    private final Clock clock;
+    private final Deque<Partition> ready = new ArrayDeque<>();
+    private final List<Partition> waiting = new ArrayList<>();
+    private final long total;
+    private long nextScan;
+    private volatile long bytesRead;
+
+    /**
+     * @param files this reader's files, in reading order
+     * @param follow how to follow the inputs, or null to read each file once to its end
+     */
+    public FileSource(
+            List<InputFile> files,
+            Reading reading,
+            FollowScan follow,
+            PositionStore positions,
+            Clock clock) {
+        this.reading = reading;
+        this.follow = follow;
+        this.positions = positions;
+        this.clock = clock;
+        long sum = 0;
+        for (InputFile f : files) {
+            ready.add(new Partition(f));
+            sum += f.size();
+        }
+        this.total = sum;
+        if (follow != null) {
+            nextScan = clock.nanoTime() + follow.intervalNanos();
+        }
+    }
+
+    @Override
+    public String name() {
+        return "file";
+    }
+
+    @Override
+    public int poll(RecordBatch into, int maxRecords, long maxWaitNanos) throws IOException {
+        long deadline = clock.nanoTime() + maxWaitNanos;
+        while (true) {
+            Partition p = ready.peekFirst();
+            if (p == null) {
+                if (follow == null || !awaitData(deadline)) {
+                    into.clear();
+                    return follow == null ? -1 : 0;
+                }
+                continue;
+            }
+            int n = p.read(into, maxRecords);
+            if (into.partitionEnd) {
+                ready.removeFirst();
+                p.close();
+            } else if (n == 0 && follow != null) {
+                ready.removeFirst();
+                waiting.add(p);
+                continue;
+            }
+            return n;
+        }
+    }
+
+    /** Follow mode, nothing ready: scan on schedule, sleep until the deadline or next scan. */
+    private boolean awaitData(long deadline) throws IOException {
+        while (true) {
+            long now = clock.nanoTime();
+            if (now - nextScan >= 0) {
+                scan();
+                nextScan = now + follow.intervalNanos();
+                if (!ready.isEmpty()) {
+                    return true;
+                }
+            }
+            if (now - deadline >= 0) {
+                return false;
+            }
+            try {
+                clock.sleep(Math.min(deadline - now, nextScan - now));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return false;
+            }
+        }
+    }
+
+    private void scan() throws IOException {
+        for (Iterator<Partition> it = waiting.iterator(); it.hasNext(); ) {
+            Partition p = it.next();
+            long size;
+            try {
+                size = Files.size(p.file.path());
+            } catch (NoSuchFileException e) {
+                // Deleted: nothing is lost unless a partial last line was waiting for its end, in
+                // which case reading again reports it as an error record.
+                it.remove();
+                if (p.reader.hasPartialRecord()) {
+                    ready.add(p);
+                } else {
+                    p.close();
+                }
+                continue;
+            }
+            if (size != p.reader.inputPosition()) {
+                it.remove();
+                ready.add(p);
+            }
+        }
+        for (InputFile f : follow.newFiles()) {
+            ready.add(new Partition(f));
+        }
+    }
+
+    @Override
+    public void commit(String partition, long position) throws IOException {
+        positions.commit(partition, position);
+    }
+
+    @Override
+    public long bytesRead() {
+        return bytesRead;
+    }
+
+    /** The size of the files at start (compressed sizes); unknown (-1) when following. */
+    @Override
+    public long bytesTotal() {
+        return follow == null ? total : -1;
+    }
+
+    @Override
+    public void close() throws IOException {
+        IOException failure = null;
+        for (Partition p : ready) {
+            failure = closeQuietly(p, failure);
+        }
+        for (Partition p : waiting) {
+            failure = closeQuietly(p, failure);
+        }
+        ready.clear();
+        waiting.clear();
+        if (failure != null) {
+            throw failure;
+        }
+    }
+
+    private static IOException closeQuietly(Partition p, IOException failure) {
+        try {
+            p.close();
+        } catch (IOException e) {
+            if (failure == null) {
+                return e;
+            }
+            failure.addSuppressed(e);
+        }
+        return failure;
+    }
+
+    /** One file: opened on first read, kept (with its partial last record) while followed. */
+    private final class Partition {
+        final InputFile file;
+        RecordReader reader;
+        long resumeAt;
+        long counted;
+
+        Partition(InputFile file) {
+            this.file = file;
+        }
+
+        int read(RecordBatch b, int maxRecords) {
+            if (reader == null) {
+                open();
+            }
+            int n;
+            if (resumeAt > 0 && reading.header()) {
+                n = reader.read(b, 1, 0);
+                if (n > 0 && !reader.finished()) {
+                    reader.skipTo(resumeAt);
+                    b.endPosition = resumeAt;
+                    resumeAt = 0;
+                }
+            } else {
+                if (resumeAt > 0) {
+                    reader.skipTo(resumeAt);
+                    resumeAt = 0;
+                }
+                n = reader.read(b, maxRecords, 0);
+            }
+            long consumed = reader.consumed();
+            bytesRead += consumed - counted;
+            counted = consumed;
+            return n;
+        }
+
+        private void open() {
+            ChunkInput input;
+            try {
+                input = FileInputs.open(file, follow != null);
+            } catch (IOException e) {
+                input = FileInputs.failed(e);
+            }
+            reader =
+                    new RecordReader(
+                            "file",
+                            file.name(),
+                            input,
+                            reading.framer().get(),
+                            reading.maxRecordBytes(),
+                            reading.chunkBytes());
+            resumeAt = positions.position(file.name()).orElse(0);
+        }
+
+        void close() throws IOException {
+            if (reader != null) {
+                reader.close();
+            }
+        }
+    }
+}

@@ -1,0 +1,49 @@
+package dev.sluice.pipeline.decode.it;
+
+import dev.sluice.pipeline.source.RecordBatch;
+
+/** Splits a whole file into a batch of records, as a source would (quote-aware for CSV). */
+final class Records {
+    private Records() {}
+
+    static RecordBatch split(byte[] file, boolean csvQuotes) {
+        RecordBatch b = new RecordBatch();
+        b.source = "file";
+        b.partition = "edge";
+        b.ensureDataCapacity(file.length);
+        System.arraycopy(file, 0, b.data, 0, file.length);
+        int start = 0;
+        boolean quoted = false;
+        long line = 1;
+        long recordLine = 1;
+        for (int i = 0; i < file.length; i++) {
+            byte c = file[i];
+            if (csvQuotes && c == '"') {
+                quoted = !quoted; // "" inside a quoted field toggles twice
+            } else if (c == '\n') {
+                line++;
+                if (!quoted) {
+                    b.add(start, i, start, recordLine);
+                    start = i + 1;
+                    recordLine = line;
+                }
+            }
+        }
+        if (start < file.length) {
+            b.add(start, file.length, start, recordLine);
+        }
+        return b;
+    }
+
+    /** The batch without its first {@code n} records. */
+    static RecordBatch drop(RecordBatch b, int n) {
+        RecordBatch out = new RecordBatch();
+        out.source = b.source;
+        out.partition = b.partition;
+        out.data = b.data;
+        for (int i = n; i < b.count; i++) {
+            out.add(b.start[i], b.end[i], b.position[i], b.line[i]);
+        }
+        return out;
+    }
+}

@@ -1,0 +1,121 @@
+package dev.sluice.pipeline.runtime;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.sluice.clickhouse.client.ServerInfo;
+import dev.sluice.clickhouse.schema.TableSchema;
+import dev.sluice.pipeline.spec.PipelineSpec;
+import dev.sluice.pipeline.spec.PipelineSpec.ShardSpec;
+import dev.sluice.pipeline.testing.FakeInserter;
+import dev.sluice.pipeline.testing.MemorySource;
+import dev.sluice.pipeline.testing.Tables;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class StartupTest {
+    private static final ServerInfo MODERN = FakeInserter.server(24, 8);
+
+    private static TestFactories factories(
+            TableSchema table, ServerInfo server, List<String> inputs) {
+        return new TestFactories(table, server, inputs, (r, resume) -> new MemorySource("mem"));
+    }
+
+    @Test
+    void columnsNobodyFeedsAreLeftOutSoTheServerFillsThem() throws Exception {
+        TableSchema t =
+                Tables.table("t", "a UInt64", "b String DEFAULT 'x'", "c UInt8", "d String");
+        Startup.Result r =
+                Startup.run(new Specs.Builder().build(), factories(t, MODERN, List.of("d", "a")));
+        assertThat(r.columns().columns())
+                .extracting(TableSchema.Column::name)
+                .containsExactly("a", "d");
+    }
+
+    @Test
+    void aDecoderThatFeedsNothingIsRefused() {
+        TableSchema t = Tables.table("t", "a UInt64");
+        assertThatThrownBy(
+                        () ->
+                                Startup.run(
+                                        new Specs.Builder().build(),
+                                        factories(t, MODERN, List.of("zzz"))))
+                .hasMessageContaining("no column of test.t is fed");
+    }
+
+    @Test
+    void shardsMustHaveTheSameTable() {
+        TestFactories f = factories(Tables.table("t", "a UInt64"), MODERN, List.of("a"));
+        f.tableByUrl.put("clickhouse://b:9000/db", Tables.table("t", "a UInt32"));
+        PipelineSpec spec =
+                new Specs.Builder()
+                        .shards(
+                                List.of(
+                                        new ShardSpec(List.of("clickhouse://a:9000/db"), 1),
+                                        new ShardSpec(List.of("clickhouse://b:9000/db"), 1)))
+                        .build();
+        assertThatThrownBy(() -> Startup.run(spec, f))
+                .hasMessageContaining("shard 0 and shard 1")
+                .hasMessageContaining("a UInt64 on one and a UInt32 on the other");
+    }
+
+    @Test
+    void warnsOnlyWhenTheTargetCannotDeduplicate() throws Exception {
+        TableSchema plain = Tables.table("t", "a UInt64");
+        TableSchema replicated = Tables.withEngine("t", "ReplicatedMergeTree", "a UInt64");
+        PipelineSpec spec = new Specs.Builder().build();
+
+        assertThat(Startup.run(spec, factories(replicated, MODERN, List.of("a"))).warnings())
+                .isEmpty();
+        TestFactories window = factories(plain, MODERN, List.of("a"));
+        window.dedupWindow = 100;
+        assertThat(Startup.run(spec, window).warnings()).isEmpty();
+        window.dedupWindow = 0;
+        assertThat(Startup.run(spec, window).warnings())
+                .singleElement()
+                .asString()
+                .contains("MergeTree with non_replicated_deduplication_window = 0");
+        assertThat(
+                        Startup.run(
+                                        spec,
+                                        factories(
+                                                replicated,
+                                                FakeInserter.server(22, 1),
+                                                List.of("a")))
+                                .warnings())
+                .singleElement()
+                .asString()
+                .contains("ClickHouse 22.1.1 has no insert_deduplication_token");
+    }
+
+    @Test
+    void theBudgetWarningComesWithTheOthers() throws Exception {
+        PipelineSpec spec = new Specs.Builder().budget(1 << 20, 0.8, 0.5).build();
+        assertThat(
+                        Startup.run(
+                                        spec,
+                                        factories(
+                                                Tables.withEngine(
+                                                        "t", "ReplicatedMergeTree", "a UInt64"),
+                                                MODERN,
+                                                List.of("a")))
+                                .warnings())
+                .singleElement()
+                .asString()
+                .contains("below the sizing rule");
+    }
+
+    @Test
+    void settingsTheRuntimeOwnsAreRefused() {
+        TestFactories f = factories(Tables.table("t", "a UInt64"), MODERN, List.of("a"));
+        assertThatThrownBy(
+                        () ->
+                                Startup.run(
+                                        new Specs.Builder()
+                                                .settings(Map.of("insert_deduplication_token", "x"))
+                                                .build(),
+                                        f))
+                .hasMessageContaining("set by sluice per batch");
+    }
+}
