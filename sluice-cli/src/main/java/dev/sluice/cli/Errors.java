@@ -21,6 +21,7 @@ final class Errors implements CommandLine.IExecutionExceptionHandler {
                                 || e instanceof ColumnValueException
                                 || e instanceof IllegalArgumentException
                                 || e instanceof CliException
+                                || e instanceof dev.sluice.pipeline.config.ConfigException
                         ? e.getMessage()
                         : e.getClass().getSimpleName() + ": " + e.getMessage();
         cli.getErr().println("sluice " + cli.getCommandName() + ": " + message);

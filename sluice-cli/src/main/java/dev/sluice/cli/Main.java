@@ -9,7 +9,13 @@ import picocli.CommandLine.Command;
         mixinStandardHelpOptions = true,
         versionProvider = Main.Version.class,
         description = "Moves data into ClickHouse over the native protocol, fast.",
-        subcommands = {QuickstartCommand.class, PingCommand.class})
+        subcommands = {
+            QuickstartCommand.class,
+            LoadCommand.class,
+            RunCommand.class,
+            CheckCommand.class,
+            PingCommand.class
+        })
 public final class Main implements Runnable {
 
     @CommandLine.Spec CommandLine.Model.CommandSpec spec;

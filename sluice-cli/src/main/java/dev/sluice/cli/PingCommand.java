@@ -1,7 +1,7 @@
 package dev.sluice.cli;
 
+import dev.sluice.clickhouse.client.ClickHouseClient;
 import dev.sluice.clickhouse.client.ConnectionConfig;
-import dev.sluice.clickhouse.client.NativeConnection;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -16,20 +16,20 @@ final class PingCommand implements Callable<Integer> {
             names = "--url",
             description =
                     "clickhouse://user[:password]@host:port/db?compression=lz4|zstd|none"
-                            + "&secure=true... (default: $CLICKHOUSE_URL)")
+                            + "&secure=true..., or http(s)://... (default: $CLICKHOUSE_URL)")
     String url;
 
     @Override
     public Integer call() {
         ConnectionConfig config = ConnectionConfig.parse(Urls.resolve(url));
         long start = System.nanoTime();
-        try (NativeConnection c = NativeConnection.open(config)) {
-            c.ping();
+        try (ClickHouseClient c = ClickHouseClient.open(config)) {
+            c.queryRows("SELECT 1");
             long micros = (System.nanoTime() - start) / 1000;
             System.out.println("connected to " + config);
             System.out.println("server     " + c.server());
             System.out.println("timezone   " + c.server().timezone());
-            System.out.println("round trip " + micros + " µs (connect, handshake, ping)");
+            System.out.println("round trip " + micros + " µs (connect, handshake, SELECT 1)");
         }
         return 0;
     }

@@ -84,15 +84,15 @@ class QuickstartIT {
                         url,
                         "--rows",
                         "200000",
-                        "--block-rows",
+                        "--batch-rows",
                         "65536",
                         "--table",
                         "sluice_test.quickstart_it");
         assertThat(run.exitCode()).as(run.stderr()).isZero();
         assertThat(run.stdout())
-                .contains("Inserting 200,000 events into sluice_test.quickstart_it")
-                .contains("Done: 200,000 rows")
-                .contains("4 blocks")
+                .contains("200,000 events into sluice_test.quickstart_it")
+                .contains("200,000 rows written")
+                .contains("in 4 batches")
                 .contains("The table now holds 200,000 rows")
                 .contains("SELECT kind, count()");
         try (NativeConnection c = NativeConnection.open(url)) {
@@ -111,9 +111,11 @@ class QuickstartIT {
         assertThat(run.stderr().strip())
                 .startsWith("sluice ping: cannot connect to ClickHouse at 127.0.0.1:1")
                 .doesNotContain("\n\tat ");
-        Run bad = sluice("ping", "--url", "http://nope");
+        Run bad = sluice("ping", "--url", "postgres://nope");
         assertThat(bad.exitCode()).isEqualTo(2);
-        assertThat(bad.stderr()).contains("the scheme must be clickhouse://");
+        assertThat(bad.stderr())
+                .contains("the scheme must be clickhouse://")
+                .contains("http(s)://");
     }
 
     @Test

@@ -1,0 +1,186 @@
+package dev.sluice.cli;
+
+import dev.sluice.clickhouse.block.Block;
+import dev.sluice.clickhouse.schema.TableSchema;
+import dev.sluice.pipeline.decode.Decoder;
+import dev.sluice.pipeline.decode.RecordException;
+import dev.sluice.pipeline.decode.RowTarget;
+import dev.sluice.pipeline.decode.TargetColumns;
+import dev.sluice.pipeline.runtime.Factories;
+import dev.sluice.pipeline.runtime.SizingRule;
+import dev.sluice.pipeline.runtime.TargetTable;
+import dev.sluice.pipeline.source.RecordBatch;
+import dev.sluice.pipeline.source.Source;
+import dev.sluice.pipeline.spec.PipelineSpec;
+import dev.sluice.pipeline.spec.PipelineSpec.ShardSpec;
+import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * {@code sluice check}: everything a run would find wrong, found without writing a row — the target
+ * table on every replica, the column mapping and its types and defaults, deduplication, the budget
+ * against the sizing rule, and a dry decode of the first records of the input.
+ */
+final class Checker {
+    static final int SAMPLE_RECORDS = 1000;
+
+    private final PrintStream out;
+    private final List<String> problems = new ArrayList<>();
+    private final List<String> warnings = new ArrayList<>();
+
+    Checker(PrintStream out) {
+        this.out = out;
+    }
+
+    /** Returns the exit code: 0 when nothing is wrong. */
+    int check(PipelineSpec spec, Factories factories, boolean sampleInput) {
+        TableSchema schema = null;
+        for (int s = 0; s < spec.sink().shards().size(); s++) {
+            ShardSpec shard = spec.sink().shards().get(s);
+            for (String url : shard.replicas()) {
+                String where = "shard " + (s + 1) + " replica " + redact(url);
+                try {
+                    TargetTable t = factories.describe(url, spec.sink());
+                    out.println(
+                            "ok    "
+                                    + where
+                                    + ": "
+                                    + t.server()
+                                    + ", table "
+                                    + t.schema().qualifiedName()
+                                    + " ("
+                                    + t.schema().engine()
+                                    + ")");
+                    String dedup = t.cannotDeduplicate();
+                    if (dedup != null) {
+                        warnings.add(where + ": retries and replays may duplicate rows: " + dedup);
+                    }
+                    schema = schema == null ? t.schema() : schema;
+                } catch (RuntimeException e) {
+                    problems.add(where + ": " + e.getMessage());
+                }
+            }
+        }
+        if (schema != null) {
+            checkMapping(spec, factories, schema, sampleInput);
+        }
+        String budget = SizingRule.check(spec);
+        if (budget != null) {
+            problems.add(budget);
+        } else {
+            out.printf(
+                    Locale.ROOT,
+                    "ok    in-flight budget %s (sizing rule minimum %s)%n",
+                    PipelineRunner.bytes(SizingRule.budget(spec)),
+                    PipelineRunner.bytes(SizingRule.minimumBudget(spec)));
+        }
+        warnings.forEach(w -> out.println("warn  " + w));
+        problems.forEach(p -> out.println("FAIL  " + p));
+        if (problems.isEmpty()) {
+            out.println("check passed" + (warnings.isEmpty() ? "" : " with warnings"));
+            return 0;
+        }
+        out.println("check failed: " + problems.size() + " problem(s)");
+        return 1;
+    }
+
+    private void checkMapping(
+            PipelineSpec spec, Factories factories, TableSchema schema, boolean sampleInput) {
+        TargetColumns target;
+        try {
+            target = factories.targetColumns(schema);
+        } catch (RuntimeException e) {
+            problems.add("column mapping: " + e.getMessage());
+            return;
+        }
+        for (TableSchema.Column c : target.columns()) {
+            out.println(
+                    "ok    column "
+                            + c.name()
+                            + " "
+                            + c.typeName()
+                            + (c.hasDefault()
+                                    ? "  (" + c.defaultKind() + " " + c.defaultExpression() + ")"
+                                    : ""));
+        }
+        for (TableSchema.Column c : schema.columns()) {
+            if (target.indexOf(c.name()) < 0) {
+                String how =
+                        c.insertable()
+                                ? (c.hasDefault()
+                                        ? "filled by the server: "
+                                                + c.defaultKind()
+                                                + " "
+                                                + c.defaultExpression()
+                                        : "filled by the server with the type's default")
+                                : "computed by the server (" + c.defaultKind() + ")";
+                out.println("note  column " + c.name() + " is not in the input: " + how);
+            }
+        }
+        if (!sampleInput) {
+            return;
+        }
+        try {
+            sample(spec, factories, target);
+        } catch (Exception e) {
+            problems.add("reading the input: " + e.getMessage());
+        }
+    }
+
+    /** Decodes the first records of the input into a block that is never sent. */
+    private void sample(PipelineSpec spec, Factories factories, TargetColumns target)
+            throws Exception {
+        Decoder decoder = factories.decoder(target);
+        Block block = target.newBlock();
+        RecordBatch batch = new RecordBatch();
+        int decoded = 0;
+        int bad = 0;
+        try (Source source = factories.source(0, 1, Map.of())) {
+            int n = source.poll(batch, SAMPLE_RECORDS, 1_000_000_000L);
+            for (int i = 0; i < Math.max(0, n); i++) {
+                if (batch.errors > 0 && batch.error[i] != null) {
+                    problems.add(batch.describe(i) + ": " + batch.error[i]);
+                    bad++;
+                    continue;
+                }
+                if (i == 0 && batch.partitionStart && decoder.expectsHeader()) {
+                    try {
+                        decoder.header(batch, i);
+                    } catch (RecordException e) {
+                        problems.add(batch.describe(i) + ": header: " + e.getMessage());
+                        return;
+                    }
+                    continue;
+                }
+                int start = block.rows();
+                try {
+                    decoder.decode(batch, i, new SampleRow(block, start));
+                    decoded++;
+                } catch (RecordException e) {
+                    block.truncate(start);
+                    if (bad++ < 5) {
+                        problems.add(batch.describe(i) + ": " + e.getMessage());
+                    }
+                }
+            }
+        }
+        out.printf(
+                Locale.ROOT,
+                "%s  decoded %d of the first %d records%n",
+                bad == 0 ? "ok  " : "FAIL",
+                decoded,
+                decoded + bad);
+    }
+
+    private record SampleRow(Block block, int row) implements RowTarget {
+        @Override
+        public void absent(int column) {}
+    }
+
+    private static String redact(String url) {
+        return dev.sluice.clickhouse.client.ConnectionConfig.redact(url);
+    }
+}

@@ -1,0 +1,291 @@
+package dev.sluice.cli;
+
+import dev.sluice.pipeline.config.ConfigDefaults;
+import dev.sluice.pipeline.config.Units;
+import dev.sluice.pipeline.errors.ErrorPolicy;
+import dev.sluice.pipeline.source.file.InputFormats;
+import dev.sluice.pipeline.spec.PipelineSpec;
+import dev.sluice.pipeline.spec.PipelineSpec.BackpressureSpec;
+import dev.sluice.pipeline.spec.PipelineSpec.BatchSpec;
+import dev.sluice.pipeline.spec.PipelineSpec.CheckpointSpec;
+import dev.sluice.pipeline.spec.PipelineSpec.DecodeSpec;
+import dev.sluice.pipeline.spec.PipelineSpec.ErrorsSpec;
+import dev.sluice.pipeline.spec.PipelineSpec.FileSource;
+import dev.sluice.pipeline.spec.PipelineSpec.Format;
+import dev.sluice.pipeline.spec.PipelineSpec.ShardSpec;
+import dev.sluice.pipeline.spec.PipelineSpec.SinkSpec;
+import dev.sluice.pipeline.spec.PipelineSpec.SourceSpec;
+import dev.sluice.pipeline.spec.PipelineSpec.StdinSource;
+import dev.sluice.pipeline.time.Clock;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.stream.Stream;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** {@code sluice load}: files or stdin into a table, once. */
+@Command(
+        name = "load",
+        mixinStandardHelpOptions = true,
+        sortOptions = false,
+        description = {
+            "Load files (or stdin) into a ClickHouse table over the native protocol.",
+            "Input fields map to columns by name (JSON keys, the CSV/TSV header, or --columns);"
+                    + " columns absent from the input get the server's DEFAULT. Exits 0 only when"
+                    + " every record is written or accounted for by --on-error.",
+            "Progress is saved under .sluice/state/: after a failure, rerun with --resume."
+        })
+final class LoadCommand implements Callable<Integer> {
+    @Parameters(
+            arity = "1..*",
+            paramLabel = "INPUT",
+            description =
+                    "Files, globs or directories (.gz and .zst are decompressed), or - for stdin")
+    List<String> inputs;
+
+    @Option(
+            names = "--into",
+            required = true,
+            paramLabel = "[DB.]TABLE",
+            description = "Target table")
+    String table;
+
+    @Option(names = "--url", description = "ClickHouse URL (default: $CLICKHOUSE_URL)")
+    String url;
+
+    @Option(
+            names = "--format",
+            defaultValue = "auto",
+            description =
+                    "ndjson, csv, tsv or auto (from the extension; default: ${DEFAULT-VALUE})")
+    String format;
+
+    @Option(
+            names = "--columns",
+            split = ",",
+            paramLabel = "A,B,C",
+            description = "Columns of headerless CSV/TSV fields, in order")
+    List<String> columns = new ArrayList<>();
+
+    @Option(
+            names = "--header",
+            negatable = true,
+            description = "CSV/TSV files start with a header line (default: yes, unless --columns)")
+    Boolean header;
+
+    @Option(names = "--delimiter", defaultValue = ",", description = "CSV field delimiter")
+    char delimiter;
+
+    @Option(
+            names = "--compression",
+            defaultValue = "lz4",
+            description = "lz4, zstd[:LEVEL] or none")
+    String compression;
+
+    @Option(
+            names = "--batch-rows",
+            defaultValue = "500000",
+            description = "Rows per INSERT at most")
+    int batchRows;
+
+    @Option(
+            names = "--batch-bytes",
+            defaultValue = "64MiB",
+            description = "Bytes per INSERT at most (e.g. 64MiB)")
+    String batchBytes;
+
+    @Option(names = "--linger", defaultValue = "1s", description = "Seal a batch after this long")
+    String linger;
+
+    @Option(names = "--shards", defaultValue = "1", description = "Parallel writers (connections)")
+    int shards;
+
+    @Option(
+            names = "--threads",
+            description = "Pipeline threads (default: one per input, ≤ cores/2)")
+    Integer threads;
+
+    @Option(
+            names = "--on-error",
+            defaultValue = "fail",
+            description = "fail, skip or dead-letter (default: ${DEFAULT-VALUE})")
+    String onError;
+
+    @Option(names = "--dead-letter", paramLabel = "FILE", description = "Dead-letter NDJSON file")
+    Path deadLetter;
+
+    @Option(
+            names = "--max-errors",
+            defaultValue = "-1",
+            description = "Stop after this many rejected records (-1: no limit)")
+    long maxErrors;
+
+    @Option(names = "--ignore-unknown", description = "Skip input fields that name no column")
+    boolean ignoreUnknown;
+
+    @Option(names = "--presort", description = "Sort each batch by the table's ORDER BY key")
+    boolean presort;
+
+    @Option(names = "--resume", description = "Continue a previous load of the same inputs")
+    boolean resume;
+
+    @Option(names = "--check", description = "Validate against the server; move no data")
+    boolean check;
+
+    @Option(
+            names = "--set",
+            paramLabel = "SETTING=VALUE",
+            description = "A ClickHouse setting for every INSERT (repeatable)")
+    Map<String, String> settings = new LinkedHashMap<>();
+
+    @Option(names = "--admin", description = "Serve /metrics on HOST:PORT (default: off)")
+    String admin;
+
+    @Override
+    public Integer call() throws Exception {
+        PipelineSpec spec = spec();
+        SpecFactories factories = new SpecFactories(spec, Clock.SYSTEM, System.in);
+        if (check) {
+            return new Checker(System.out).check(spec, factories, true);
+        }
+        if (!resume) {
+            deleteRecursively(spec.checkpoint().dir()); // a fresh load starts at the beginning
+        }
+        return new PipelineRunner(System.out, System.err)
+                .resumeHint(
+                        " (rerun with --resume to continue from the committed position; add"
+                                + " --on-error skip or dead-letter to pass bad records)")
+                .run(spec, factories, 0);
+    }
+
+    PipelineSpec spec() {
+        String target = Urls.resolve(url);
+        boolean stdin = inputs.size() == 1 && inputs.get(0).equals("-");
+        Format fmt = format(stdin);
+        SourceSpec source =
+                stdin
+                        ? new StdinSource(ConfigDefaults.MAX_RECORD_BYTES)
+                        : new FileSource(inputs, false, ConfigDefaults.MAX_RECORD_BYTES);
+        boolean hasHeader =
+                header != null
+                        ? header
+                        : (fmt == Format.CSV || fmt == Format.TSV) && columns.isEmpty();
+        DecodeSpec decode =
+                new DecodeSpec(fmt, columns, hasHeader, Map.of(), ignoreUnknown, delimiter);
+        List<ShardSpec> shardSpecs = new ArrayList<>();
+        for (int i = 0; i < Math.max(1, shards); i++) {
+            shardSpecs.add(new ShardSpec(List.of(target), 1));
+        }
+        SinkSpec sink =
+                new SinkSpec(
+                        shardSpecs,
+                        table,
+                        new BatchSpec(
+                                batchRows,
+                                Units.parseSize(batchBytes),
+                                Units.parseDuration(linger)),
+                        ConfigDefaults.INFLIGHT_PER_SHARD,
+                        compression,
+                        presort,
+                        settings,
+                        ConfigDefaults.RETRY);
+        ErrorPolicy policy = ErrorPolicy.parse(onError);
+        String name = "load-" + digest(table, inputs);
+        Path dead = deadLetter != null ? deadLetter : ConfigDefaults.deadLetterPath(name);
+        int processors = Runtime.getRuntime().availableProcessors();
+        int readers =
+                threads != null
+                        ? threads
+                        : stdin
+                                ? 1
+                                : Math.max(
+                                        1,
+                                        Math.min(inputCount(), ConfigDefaults.threads(processors)));
+        return new PipelineSpec(
+                name,
+                readers,
+                source,
+                decode,
+                List.of(),
+                sink,
+                new ErrorsSpec(policy, dead, maxErrors),
+                new BackpressureSpec(
+                        ConfigDefaults.MAX_INFLIGHT_BYTES,
+                        ConfigDefaults.HIGH_WATERMARK,
+                        ConfigDefaults.LOW_WATERMARK),
+                new CheckpointSpec(
+                        ConfigDefaults.CHECKPOINT_INTERVAL, ConfigDefaults.checkpointDir(name)),
+                new PipelineSpec.AdminSpec(admin));
+    }
+
+    private Format format(boolean stdin) {
+        return switch (format.toLowerCase(Locale.ROOT)) {
+            case "ndjson", "json", "jsonl", "jsoneachrow" -> Format.JSON;
+            case "csv" -> Format.CSV;
+            case "tsv", "tabseparated" -> Format.TSV;
+            case "auto" -> {
+                if (stdin) {
+                    throw new IllegalArgumentException("--format is required with stdin (-)");
+                }
+                yield InputFormats.detect(inputs);
+            }
+            default ->
+                    throw new IllegalArgumentException(
+                            "--format " + format + ": expected ndjson, csv, tsv or auto");
+        };
+    }
+
+    /** Plain files count one each; a glob or directory may hold many. */
+    private int inputCount() {
+        int n = 0;
+        for (String in : inputs) {
+            Path p = Path.of(in);
+            n += Files.isRegularFile(p) ? 1 : 2;
+        }
+        return n;
+    }
+
+    /** The state directory name: stable for the same table and inputs, so --resume finds it. */
+    private static String digest(String table, List<String> inputs) {
+        try {
+            MessageDigest md = MessageDigest.getInstance("SHA-256");
+            md.update(table.getBytes(StandardCharsets.UTF_8));
+            for (String in : inputs) {
+                md.update((byte) 0);
+                md.update(
+                        Path.of(in)
+                                .toAbsolutePath()
+                                .normalize()
+                                .toString()
+                                .getBytes(StandardCharsets.UTF_8));
+            }
+            return HexFormat.of().formatHex(md.digest(), 0, 6);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static void deleteRecursively(Path dir) throws IOException {
+        if (dir == null || !Files.exists(dir)) {
+            return;
+        }
+        try (Stream<Path> walk = Files.walk(dir)) {
+            for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
+                Files.delete(p);
+            }
+        }
+    }
+}

@@ -1,0 +1,136 @@
+package dev.sluice.cli;
+
+import dev.sluice.pipeline.runtime.Factories;
+import dev.sluice.pipeline.runtime.Pipeline;
+import dev.sluice.pipeline.runtime.PipelineException;
+import dev.sluice.pipeline.runtime.PipelineResult;
+import dev.sluice.pipeline.runtime.PipelineStats;
+import dev.sluice.pipeline.spec.PipelineSpec;
+import dev.sluice.pipeline.time.Clock;
+import java.io.PrintStream;
+import java.time.Duration;
+import java.util.Locale;
+import sun.misc.Signal;
+
+/**
+ * Runs a pipeline for a command: live progress, SIGTERM/SIGINT drain (in-flight batches finish,
+ * positions are committed, exit 0), a summary, and an exit code that is 0 only when every record
+ * was written or accounted for by the error policy.
+ */
+final class PipelineRunner {
+    static final Duration DRAIN_TIMEOUT = Duration.ofSeconds(60);
+
+    private final PrintStream out;
+    private final PrintStream err;
+    private String resumeHint = "";
+
+    PipelineRunner(PrintStream out, PrintStream err) {
+        this.out = out;
+        this.err = err;
+    }
+
+    /** Appended to a failure's message, e.g. how to continue from the committed position. */
+    PipelineRunner resumeHint(String hint) {
+        this.resumeHint = hint;
+        return this;
+    }
+
+    /**
+     * @param expectedRows rows expected, for progress when input size is unknown (0: unknown)
+     */
+    int run(PipelineSpec spec, Factories factories, long expectedRows) throws InterruptedException {
+        Pipeline pipeline;
+        try {
+            pipeline = Pipeline.start(spec, factories, Clock.SYSTEM);
+        } catch (PipelineException e) {
+            throw new CliException(e.getMessage(), e);
+        }
+        try (pipeline) {
+            for (String w : pipeline.warnings()) {
+                err.println("warning: " + w);
+            }
+            if (pipeline.adminAddress() != null) {
+                err.println(
+                        "metrics: http://"
+                                + pipeline.adminAddress().getHostString()
+                                + ":"
+                                + pipeline.adminAddress().getPort()
+                                + "/metrics");
+            }
+            Runnable drain =
+                    () -> {
+                        err.println();
+                        err.println("draining: finishing in-flight batches...");
+                        pipeline.drain(DRAIN_TIMEOUT);
+                    };
+            handle("TERM", drain);
+            handle("INT", drain);
+            ProgressLine progress =
+                    new ProgressLine(out, ProgressLine.stdoutIsTerminal(), expectedRows);
+            long started = System.nanoTime();
+            PipelineResult result;
+            while ((result = pipeline.awaitCompletion(Duration.ofMillis(200))) == null) {
+                PipelineStats s = pipeline.stats();
+                progress.update(s.rowsWritten(), s.sourceBytesRead(), s.sourceBytesTotal());
+            }
+            progress.finish();
+            summary(result.stats(), (System.nanoTime() - started) / 1e9);
+            return switch (result.status()) {
+                case COMPLETED, DRAINED -> 0;
+                case STOPPED, FAILED -> {
+                    err.println("sluice: " + result.message() + resumeHint);
+                    yield 1;
+                }
+            };
+        }
+    }
+
+    private static void handle(String signal, Runnable action) {
+        try {
+            Signal.handle(new Signal(signal), s -> new Thread(action, "sluice-drain").start());
+        } catch (IllegalArgumentException e) {
+            // the platform does not know this signal: nothing to handle
+        }
+    }
+
+    private void summary(PipelineStats s, double seconds) {
+        out.printf(
+                Locale.ROOT,
+                "%,d rows written in %.2f s (%,.0f rows/s); %,d skipped, %,d dead-lettered, %,d"
+                        + " filtered%n",
+                s.rowsWritten(),
+                seconds,
+                s.rowsWritten() / Math.max(seconds, 1e-9),
+                s.recordsSkipped(),
+                s.recordsDeadLettered(),
+                s.recordsFiltered());
+        double ratio =
+                s.wireBytesWritten() == 0 ? 1.0 : (double) s.bytesWritten() / s.wireBytesWritten();
+        out.printf(
+                Locale.ROOT,
+                "%ssent %s on the wire for %s of Native data (%.2fx compression) in %,d batches%n",
+                s.sourceBytesRead() >= 0
+                        ? "read " + bytes(s.sourceBytesRead()) + " of input; "
+                        : "",
+                bytes(s.wireBytesWritten()),
+                bytes(s.bytesWritten()),
+                ratio,
+                s.batchesWritten());
+    }
+
+    static String bytes(long n) {
+        if (n < 0) {
+            return "?";
+        }
+        if (n < 10_000) {
+            return n + " B";
+        }
+        if (n < 10_000_000) {
+            return String.format(Locale.ROOT, "%.1f kB", n / 1e3);
+        }
+        if (n < 10_000_000_000L) {
+            return String.format(Locale.ROOT, "%.1f MB", n / 1e6);
+        }
+        return String.format(Locale.ROOT, "%.2f GB", n / 1e9);
+    }
+}

@@ -1,0 +1,81 @@
+package dev.sluice.cli;
+
+import dev.sluice.clickhouse.schema.TableSchema;
+import dev.sluice.pipeline.decode.Decoder;
+import dev.sluice.pipeline.decode.DecoderFactory;
+import dev.sluice.pipeline.decode.TargetColumns;
+import dev.sluice.pipeline.errors.DeadLetters;
+import dev.sluice.pipeline.errors.FileDeadLetters;
+import dev.sluice.pipeline.runtime.Factories;
+import dev.sluice.pipeline.source.PositionStore;
+import dev.sluice.pipeline.source.Source;
+import dev.sluice.pipeline.source.SourceFactory;
+import dev.sluice.pipeline.spec.PipelineSpec;
+import dev.sluice.pipeline.time.Clock;
+import dev.sluice.pipeline.transform.Transform;
+import dev.sluice.pipeline.transform.Transforms;
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The pipeline's parts built from a {@link PipelineSpec}. Positions live in the runtime's
+ * checkpoint store (one source of truth); sources only start where it says.
+ */
+final class SpecFactories implements Factories {
+    private final PipelineSpec spec;
+    private final Clock clock;
+    private final InputStream stdin;
+    private List<Source> sources;
+    private DeadLetters deadLetters;
+
+    SpecFactories(PipelineSpec spec, Clock clock, InputStream stdin) {
+        this.spec = spec;
+        this.clock = clock;
+        this.stdin = stdin;
+    }
+
+    /**
+     * All readers' sources come from one call, so inputs are resolved once and every partition has
+     * exactly one owner.
+     */
+    @Override
+    public synchronized Source source(int reader, int readers, Map<String, Long> resumeFrom)
+            throws IOException {
+        if (sources == null) {
+            sources =
+                    SourceFactory.create(
+                            spec.source(),
+                            spec.decode(),
+                            readers,
+                            PositionStore.inMemory(resumeFrom),
+                            clock,
+                            stdin);
+        }
+        return sources.get(reader);
+    }
+
+    @Override
+    public TargetColumns targetColumns(TableSchema table) {
+        return DecoderFactory.targetColumns(spec, table);
+    }
+
+    @Override
+    public Decoder decoder(TargetColumns columns) {
+        return DecoderFactory.create(spec, columns);
+    }
+
+    @Override
+    public List<Transform> transforms(TargetColumns columns) {
+        return Transforms.create(spec.transforms(), columns, clock);
+    }
+
+    @Override
+    public synchronized DeadLetters deadLetters() throws IOException {
+        if (deadLetters == null) {
+            deadLetters = FileDeadLetters.open(spec.errors().deadLetterPath());
+        }
+        return deadLetters;
+    }
+}
