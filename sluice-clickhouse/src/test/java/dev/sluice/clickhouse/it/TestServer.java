@@ -130,8 +130,27 @@ public final class TestServer {
                 + Long.toHexString(ThreadLocalRandom.current().nextLong() >>> 4);
     }
 
+    /** The first column of the first row of {@code sql}, as a long. */
+    public static long single(String sql) {
+        try (NativeConnection c = connect()) {
+            return ((Number) c.queryRows(sql).get(0).get(0)).longValue();
+        }
+    }
+
+    /** Runs a statement on a connection of its own. */
+    public static void execute(String sql) {
+        try (NativeConnection c = connect()) {
+            c.execute(sql);
+        }
+    }
+
     /** Runs {@code clickhouse-client} against the test server and returns its stdout. */
     public static String clickhouseClient(String query, String stdin) {
+        return clickhouseClient(query, stdin == null ? null : stdin.getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** Runs {@code clickhouse-client} with {@code stdin} as raw bytes; returns its stdout. */
+    public static String clickhouseClient(String query, byte[] stdin) {
         ConnectionConfig c = config();
         String bin = ENV.getOrDefault("CLICKHOUSE_CLIENT_BIN", "clickhouse-client");
         List<String> cmd =
@@ -155,15 +174,18 @@ public final class TestServer {
             cmd.add(c.password().reveal());
             pb.command(cmd);
         }
-        pb.redirectErrorStream(false);
         try {
+            // stderr goes to a file: a pipe nobody drains could fill and stall the client
+            Path errFile = Files.createTempFile("clickhouse-client", ".err");
+            pb.redirectError(errFile.toFile());
             Process p = pb.start();
             if (stdin != null) {
-                p.getOutputStream().write(stdin.getBytes(StandardCharsets.UTF_8));
+                p.getOutputStream().write(stdin);
             }
             p.getOutputStream().close();
             byte[] outBytes = readAll(p.getInputStream());
-            byte[] errBytes = readAll(p.getErrorStream());
+            byte[] errBytes = Files.readAllBytes(errFile);
+            Files.deleteIfExists(errFile);
             if (!p.waitFor(120, TimeUnit.SECONDS)) {
                 p.destroyForcibly();
                 throw new IllegalStateException("clickhouse-client timed out: " + query);
