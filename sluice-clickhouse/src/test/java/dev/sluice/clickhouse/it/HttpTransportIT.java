@@ -109,8 +109,7 @@ class HttpTransportIT {
                                         + viaHttp
                                         + " UNION ALL SELECT * FROM "
                                         + viaNative
-                                        + ") GROUP BY k, s, n, a, d, u, e, lc HAVING count() != 2",
-                                null))
+                                        + ") GROUP BY k, s, n, a, d, u, e, lc HAVING count() != 2"))
                 .isEmpty();
     }
 

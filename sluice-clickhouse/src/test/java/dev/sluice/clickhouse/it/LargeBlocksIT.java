@@ -200,8 +200,7 @@ class LargeBlocksIT {
             // Value by value through clickhouse-client's text output.
             String tsv =
                     TestServer.clickhouseClient(
-                            "SELECT k, small, wide, n FROM " + table + " ORDER BY k FORMAT TSV",
-                            null);
+                            "SELECT k, small, wide, n FROM " + table + " ORDER BY k FORMAT TSV");
             List<String[]> lines = Tsv.parse(tsv);
             assertThat(lines).hasSize(rows);
             for (int r = 0; r < rows; r++) {

@@ -33,7 +33,7 @@ class NativeInsertSmokeIT {
             assertThat(rows.get(0).get(0)).isEqualTo(1000L);
             assertThat(rows.get(0).get(1)).isEqualTo(499500L);
         }
-        assertThat(TestServer.clickhouseClient("SELECT count() FROM " + table, null).trim())
+        assertThat(TestServer.clickhouseClient("SELECT count() FROM " + table).trim())
                 .isEqualTo("1000");
     }
 }

@@ -144,9 +144,15 @@ public final class TestServer {
         }
     }
 
-    /** Runs {@code clickhouse-client} against the test server and returns its stdout. */
+    /** Runs {@code clickhouse-client --query} against the test server; returns its stdout. */
+    public static String clickhouseClient(String query) {
+        return clickhouseClient(query, (byte[]) null);
+    }
+
+    /** Runs {@code clickhouse-client} with {@code stdin} as text; returns its stdout. */
     public static String clickhouseClient(String query, String stdin) {
-        return clickhouseClient(query, stdin == null ? null : stdin.getBytes(StandardCharsets.UTF_8));
+        return clickhouseClient(
+                query, stdin == null ? null : stdin.getBytes(StandardCharsets.UTF_8));
     }
 
     /** Runs {@code clickhouse-client} with {@code stdin} as raw bytes; returns its stdout. */

@@ -264,7 +264,7 @@ class TypesRoundTripIT {
                                     : c.name());
         }
         select.append(" FROM ").append(table).append(" ORDER BY row FORMAT TabSeparated");
-        List<String[]> tsv = Tsv.parse(TestServer.clickhouseClient(select.toString(), null));
+        List<String[]> tsv = Tsv.parse(TestServer.clickhouseClient(select.toString()));
         assertThat(tsv).hasSize(ROWS);
         for (int r = 0; r < ROWS; r++) {
             String[] fields = tsv.get(r);
