@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.sluice.clickhouse.client.ConnectionConfig;
+import dev.sluice.clickhouse.it.TestServer;
 import dev.sluice.pipeline.decode.Decoder;
 import dev.sluice.pipeline.decode.TargetColumns;
 import dev.sluice.pipeline.errors.DeadLetters;

@@ -3,6 +3,7 @@ package dev.sluice.pipeline.decode.it;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.clickhouse.client.NativeConnection;
+import dev.sluice.clickhouse.it.TestServer;
 import dev.sluice.clickhouse.schema.SchemaDiscovery;
 import dev.sluice.clickhouse.schema.TableSchema;
 import dev.sluice.pipeline.decode.DecodeFixture.Rows;
@@ -108,7 +109,7 @@ class DifferencesIT {
             String chResult;
             try {
                 TestServer.clickhouseClient("INSERT INTO " + theirs + " FORMAT " + format, file);
-                chResult = TestServer.clickhouseClient(select.formatted(theirs), null).strip();
+                chResult = TestServer.clickhouseClient(select.formatted(theirs)).strip();
             } catch (IllegalStateException e) {
                 chResult = "error";
             }
@@ -128,7 +129,7 @@ class DifferencesIT {
                 sluiceResult = "error: " + rows.errors.get(0);
             } else {
                 c.insert(ours, rows.block, Map.of(), null);
-                sluiceResult = TestServer.clickhouseClient(select.formatted(ours), null).strip();
+                sluiceResult = TestServer.clickhouseClient(select.formatted(ours)).strip();
             }
             if (sluice.startsWith("error: ")) {
                 assertThat(sluiceResult).as("Sluice").startsWith("error: ");

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.clickhouse.block.Block;
 import dev.sluice.clickhouse.client.NativeConnection;
+import dev.sluice.clickhouse.it.TestServer;
 import dev.sluice.clickhouse.schema.SchemaDiscovery;
 import dev.sluice.clickhouse.schema.TableSchema;
 import dev.sluice.pipeline.decode.DecodeFixture.Rows;
@@ -374,8 +375,8 @@ class FormatsIT {
             c.insert(ours, block, Map.of(), null);
         }
         String select = "SELECT * FROM %s ORDER BY key FORMAT TabSeparated";
-        List<String> expected = lines(TestServer.clickhouseClient(select.formatted(twin), null));
-        List<String> actual = lines(TestServer.clickhouseClient(select.formatted(ours), null));
+        List<String> expected = lines(TestServer.clickhouseClient(select.formatted(twin)));
+        List<String> actual = lines(TestServer.clickhouseClient(select.formatted(ours)));
         assertThat(actual).hasSameSizeAs(expected).hasSize(rows.size());
         for (int r = 0; r < expected.size(); r++) {
             String[] e = expected.get(r).split("\t", -1);
