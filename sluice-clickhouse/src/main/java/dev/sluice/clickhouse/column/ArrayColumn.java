@@ -14,6 +14,9 @@ public final class ArrayColumn extends Column {
     private final Column elements;
     private final Offsets offsets = new Offsets();
 
+    /** Element indexes of the rows being copied; kept for the next copy. */
+    private int[] elementRows = new int[0];
+
     public ArrayColumn(String name, ArrayType type, Column elements) {
         super(name, type);
         this.elements = elements;
@@ -107,5 +110,20 @@ public final class ArrayColumn extends Column {
             out.add(elements.getObject(i));
         }
         return out;
+    }
+
+    @Override
+    public void appendRowsFrom(Column source, int[] rows, int from, int to) {
+        int sourceRows = checkGather(source, rows, from, to);
+        if (elements.rows() != offsets.last()) {
+            throw invalid("rows were copied in while elements were pending");
+        }
+        for (int i = from; i < to; i++) {
+            checkSourceRow(rows[i], sourceRows);
+        }
+        ArrayColumn src = (ArrayColumn) source;
+        int[] count = new int[1];
+        elementRows = offsets.gather(src.offsets, rows, from, to, elementRows, count);
+        elements.appendRowsFrom(src.elements, elementRows, 0, count[0]);
     }
 }

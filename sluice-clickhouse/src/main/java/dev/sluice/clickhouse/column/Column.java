@@ -5,6 +5,7 @@ import dev.sluice.clickhouse.io.WireOutput;
 import dev.sluice.clickhouse.types.ClickHouseType;
 import java.math.BigDecimal;
 import java.math.BigInteger;
+import java.util.Objects;
 
 /**
  * One column of a Native block: a reusable, growable buffer of values of one ClickHouse type,
@@ -127,6 +128,33 @@ public abstract class Column {
 
     /** The type's default value: 0, empty string, empty array, epoch... */
     public abstract void appendDefault();
+
+    /**
+     * Appends rows {@code rows[from .. to)} of {@code source}, in that order: a gather, for
+     * reordering a block by a permutation or splitting it by a row selection. {@code source} must
+     * have the same type and must not be this column.
+     *
+     * @throws IllegalArgumentException when {@code source} has another type or is this column
+     * @throws IndexOutOfBoundsException when a row is not a row of {@code source}
+     */
+    public abstract void appendRowsFrom(Column source, int[] rows, int from, int to);
+
+    /** Checks the arguments of {@link #appendRowsFrom} and returns the source's row count. */
+    protected final int checkGather(Column source, int[] rows, int from, int to) {
+        if (source == this || !source.type.equals(type) || source.getClass() != getClass()) {
+            throw new IllegalArgumentException("cannot copy rows of " + source + " into " + this);
+        }
+        Objects.checkFromToIndex(from, to, rows.length);
+        return source.rows();
+    }
+
+    /** Throws unless {@code row} is a row of a column of {@code rowCount} rows. */
+    protected final void checkSourceRow(int row, int rowCount) {
+        if (row < 0 || row >= rowCount) {
+            throw new IndexOutOfBoundsException(
+                    "row " + row + " of " + rowCount + " copied into " + name);
+        }
+    }
 
     // ---- Reads, for decoded blocks and tests ----
 

@@ -170,4 +170,25 @@ public abstract class FixedWidthColumn extends Column {
         System.arraycopy(src.data, row * width, data, off, width);
         rows++;
     }
+
+    @Override
+    public final void appendRowsFrom(Column source, int[] rows, int from, int to) {
+        int sourceRows = checkGather(source, rows, from, to);
+        byte[] src = ((FixedWidthColumn) source).data;
+        int off = reserve(to - from);
+        byte[] dst = data;
+        // One typed load and store per row for the common widths; a byte copy for the rest.
+        for (int i = from; i < to; i++, off += width) {
+            int r = rows[i];
+            checkSourceRow(r, sourceRows);
+            switch (width) {
+                case 1 -> dst[off] = src[r];
+                case 2 -> SHORT_LE.set(dst, off, (short) SHORT_LE.get(src, r * 2));
+                case 4 -> INT_LE.set(dst, off, (int) INT_LE.get(src, r * 4));
+                case 8 -> LONG_LE.set(dst, off, (long) LONG_LE.get(src, r * 8));
+                default -> System.arraycopy(src, r * width, dst, off, width);
+            }
+        }
+        this.rows += to - from;
+    }
 }

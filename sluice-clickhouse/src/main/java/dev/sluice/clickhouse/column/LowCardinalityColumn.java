@@ -45,6 +45,9 @@ public final class LowCardinalityColumn extends Column {
 
     private int slotsUsed;
 
+    /** Source key to our key + 1 (0 = not yet seen), for one copy. */
+    private int[] keyMap = new int[0];
+
     public LowCardinalityColumn(String name, LowCardinalityType type, Column dictionary) {
         super(name, type);
         if (!(dictionary instanceof FixedWidthColumn || dictionary instanceof StringColumn)) {
@@ -435,5 +438,32 @@ public final class LowCardinalityColumn extends Column {
     @Override
     public Object getObject(int row) {
         return isNull(row) ? null : dictionary.getObject(index(row));
+    }
+
+    @Override
+    public void appendRowsFrom(Column source, int[] rows, int from, int to) {
+        int sourceRows = checkGather(source, rows, from, to);
+        LowCardinalityColumn src = (LowCardinalityColumn) source;
+        for (int i = from; i < to; i++) {
+            checkSourceRow(rows[i], sourceRows);
+        }
+        // Each source key is looked up in our dictionary once: keyMap[sourceKey] = our key + 1.
+        int keys = src.dictionary.rows();
+        if (keyMap.length < keys) {
+            keyMap = new int[grow(keyMap.length, keys)];
+        }
+        Arrays.fill(keyMap, 0, keys, 0);
+        for (int i = from; i < to; i++) {
+            int key = src.indexes[rows[i]];
+            if (nullable && key == 0) {
+                addIndex(0);
+            } else if (keyMap[key] != 0) {
+                addIndex(keyMap[key] - 1);
+            } else {
+                dictionary.appendRowFrom(src.dictionary, key);
+                commitLastKey();
+                keyMap[key] = indexes[this.rows - 1] + 1;
+            }
+        }
     }
 }

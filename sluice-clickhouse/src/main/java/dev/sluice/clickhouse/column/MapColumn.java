@@ -15,6 +15,9 @@ public final class MapColumn extends Column {
     private final Column values;
     private final Offsets offsets = new Offsets();
 
+    /** Entry indexes of the rows being copied; kept for the next copy. */
+    private int[] entryRows = new int[0];
+
     public MapColumn(String name, MapType type, Column keys, Column values) {
         super(name, type);
         this.keys = keys;
@@ -119,5 +122,21 @@ public final class MapColumn extends Column {
             out.put(keys.getObject(i), values.getObject(i));
         }
         return out;
+    }
+
+    @Override
+    public void appendRowsFrom(Column source, int[] rows, int from, int to) {
+        int sourceRows = checkGather(source, rows, from, to);
+        if (keys.rows() != offsets.last() || values.rows() != offsets.last()) {
+            throw invalid("rows were copied in while entries were pending");
+        }
+        for (int i = from; i < to; i++) {
+            checkSourceRow(rows[i], sourceRows);
+        }
+        MapColumn src = (MapColumn) source;
+        int[] count = new int[1];
+        entryRows = offsets.gather(src.offsets, rows, from, to, entryRows, count);
+        keys.appendRowsFrom(src.keys, entryRows, 0, count[0]);
+        values.appendRowsFrom(src.values, entryRows, 0, count[0]);
     }
 }

@@ -232,4 +232,20 @@ public final class NullableColumn extends Column {
     public Object getObject(int row) {
         return isNull(row) ? null : inner.getObject(row);
     }
+
+    @Override
+    public void appendRowsFrom(Column source, int[] rows, int from, int to) {
+        int sourceRows = checkGather(source, rows, from, to);
+        NullableColumn src = (NullableColumn) source;
+        if (this.rows + (to - from) > nulls.length) {
+            nulls = Arrays.copyOf(nulls, grow(nulls.length, this.rows + (to - from)));
+        }
+        for (int i = from; i < to; i++) {
+            int r = rows[i];
+            checkSourceRow(r, sourceRows);
+            nulls[this.rows + i - from] = src.nulls[r];
+        }
+        inner.appendRowsFrom(src.inner, rows, from, to);
+        this.rows += to - from;
+    }
 }

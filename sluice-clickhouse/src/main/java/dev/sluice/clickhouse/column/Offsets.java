@@ -80,4 +80,33 @@ final class Offsets {
         }
         return prev;
     }
+
+    /**
+     * Appends the offsets of {@code source}'s rows {@code rows[from .. to)} and writes the element
+     * indexes they cover, in order, into a scratch array that is returned; {@code count[0]} gets
+     * how many there are.
+     */
+    int[] gather(Offsets source, int[] rows, int from, int to, int[] scratch, int[] count) {
+        long total = 0;
+        for (int i = from; i < to; i++) {
+            int r = rows[i];
+            total += source.end(r) - source.start(r);
+        }
+        if (total > Integer.MAX_VALUE - 16) {
+            throw new IllegalStateException("more than 2^31 array elements in one column");
+        }
+        int[] out = scratch.length >= total ? scratch : new int[(int) total];
+        int k = 0;
+        long end = last();
+        for (int i = from; i < to; i++) {
+            int r = rows[i];
+            for (long e = source.start(r); e < source.end(r); e++) {
+                out[k++] = (int) e;
+            }
+            end += source.end(r) - source.start(r);
+            add(end);
+        }
+        count[0] = k;
+        return out;
+    }
 }

@@ -294,4 +294,40 @@ public class StringColumn extends Column {
         int s = src.start(row);
         appendBytes(src.bytes, s, src.ends[row] - s);
     }
+
+    @Override
+    public final void appendRowsFrom(Column source, int[] rows, int from, int to) {
+        int sourceRows = checkGather(source, rows, from, to);
+        StringColumn src = (StringColumn) source;
+        if (this.rows + (to - from) > ends.length) {
+            ends = Arrays.copyOf(ends, grow(ends.length, this.rows + (to - from)));
+        }
+        int rowsBefore = this.rows;
+        byte[] sb = src.bytes;
+        try {
+            for (int i = from; i < to; i++) {
+                int r = rows[i];
+                checkSourceRow(r, sourceRows);
+                // A row's wire form, length prefix included, is src.bytes[end(r-1), end(r)).
+                int s = r == 0 ? 0 : src.ends[r - 1];
+                int len = src.ends[r] - s;
+                ensureBytes(len);
+                byte[] dst = bytes;
+                int p = used;
+                if (len <= 16) {
+                    // Short rows: a plain loop beats the fixed cost of System.arraycopy.
+                    for (int k = 0; k < len; k++) {
+                        dst[p + k] = sb[s + k];
+                    }
+                } else {
+                    System.arraycopy(sb, s, dst, p, len);
+                }
+                used = p + len;
+                ends[this.rows++] = used;
+            }
+        } catch (RuntimeException e) {
+            truncate(rowsBefore); // a bad row number leaves the column as it was
+            throw e;
+        }
+    }
 }

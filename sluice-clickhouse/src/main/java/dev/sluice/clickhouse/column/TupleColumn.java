@@ -136,4 +136,13 @@ public final class TupleColumn extends Column {
         }
         return out;
     }
+
+    @Override
+    public void appendRowsFrom(Column source, int[] rows, int from, int to) {
+        checkGather(source, rows, from, to);
+        TupleColumn src = (TupleColumn) source;
+        for (int e = 0; e < elements.size(); e++) {
+            elements.get(e).appendRowsFrom(src.elements.get(e), rows, from, to);
+        }
+    }
 }

@@ -26,10 +26,10 @@ public final class CityHash128 {
     private static final VarHandle INT_LE =
             MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
 
-    private static final long K0 = 0xc3a5c85c97cb3127L;
-    private static final long K1 = 0xb492b66fbe98f273L;
-    private static final long K2 = 0x9ae16a3b2f90404fL;
-    private static final long K3 = 0xc949d7c7509e6557L;
+    static final long K0 = 0xc3a5c85c97cb3127L;
+    static final long K1 = 0xb492b66fbe98f273L;
+    static final long K2 = 0x9ae16a3b2f90404fL;
+    static final long K3 = 0xc949d7c7509e6557L;
     private static final long K_MUL = 0x9ddfea08eb382d69L;
 
     private CityHash128() {}
@@ -137,7 +137,7 @@ public final class CityHash128 {
         return new Hash128(a ^ b, hashLen16(b, a));
     }
 
-    private static long hashLen0to16(byte[] s, int pos, int len) {
+    static long hashLen0to16(byte[] s, int pos, int len) {
         if (len > 8) {
             long a = fetch64(s, pos);
             long b = fetch64(s, pos + len - 8);
@@ -159,12 +159,12 @@ public final class CityHash128 {
     }
 
     /** First half of the reference's WeakHashLen32WithSeeds over {@code s[p .. p+32)}. */
-    private static long weakFirst(byte[] s, int p, long a) {
+    static long weakFirst(byte[] s, int p, long a) {
         return a + fetch64(s, p) + fetch64(s, p + 8) + fetch64(s, p + 16) + fetch64(s, p + 24);
     }
 
     /** Second half of WeakHashLen32WithSeeds; split from the first so that nothing is allocated. */
-    private static long weakSecond(byte[] s, int p, long a, long b) {
+    static long weakSecond(byte[] s, int p, long a, long b) {
         long w = fetch64(s, p);
         long z = fetch64(s, p + 24);
         long aw = a + w;
@@ -174,7 +174,7 @@ public final class CityHash128 {
     }
 
     /** Hash128to64 from city.h. */
-    private static long hashLen16(long u, long v) {
+    static long hashLen16(long u, long v) {
         long a = (u ^ v) * K_MUL;
         a ^= a >>> 47;
         long b = (v ^ a) * K_MUL;
@@ -182,15 +182,15 @@ public final class CityHash128 {
         return b * K_MUL;
     }
 
-    private static long shiftMix(long v) {
+    static long shiftMix(long v) {
         return v ^ (v >>> 47);
     }
 
-    private static long fetch64(byte[] s, int p) {
+    static long fetch64(byte[] s, int p) {
         return (long) LONG_LE.get(s, p);
     }
 
-    private static long fetch32(byte[] s, int p) {
+    static long fetch32(byte[] s, int p) {
         return Integer.toUnsignedLong((int) INT_LE.get(s, p));
     }
 }

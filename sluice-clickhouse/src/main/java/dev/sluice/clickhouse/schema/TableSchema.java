@@ -1,5 +1,7 @@
 package dev.sluice.clickhouse.schema;
 
+import dev.sluice.clickhouse.expr.Expr;
+import dev.sluice.clickhouse.expr.ExprParser;
 import dev.sluice.clickhouse.types.ClickHouseType;
 import java.util.ArrayList;
 import java.util.List;
@@ -7,9 +9,14 @@ import java.util.Locale;
 
 /**
  * What the server says about a table: its columns (in table order) with types and default kinds,
- * its engine and its keys.
+ * its engine and its keys. Both transports describe a table with it ({@link SchemaDiscovery}).
  *
- * @param sortingKey the ORDER BY expression ("" when none), as {@code system.tables} prints it
+ * @param sortingKey the ORDER BY expression ("" when none), as {@code system.tables} prints it:
+ *     {@code a, toDate(ts)}
+ * @param partitionKey the PARTITION BY expression ("" when none)
+ * @param engineFull the engine clause ({@code MergeTree PARTITION BY ... ORDER BY ... SETTINGS
+ *     ...}), "" when not known
+ * @param deduplication whether the server drops a repeated INSERT block
  */
 public record TableSchema(
         String database,
@@ -17,10 +24,31 @@ public record TableSchema(
         List<Column> columns,
         String engine,
         String sortingKey,
-        String partitionKey) {
+        String partitionKey,
+        String engineFull,
+        Deduplication deduplication) {
 
     public TableSchema {
         columns = List.copyOf(columns);
+    }
+
+    /** A schema known without its engine clause; deduplication follows from the engine name. */
+    public TableSchema(
+            String database,
+            String table,
+            List<Column> columns,
+            String engine,
+            String sortingKey,
+            String partitionKey) {
+        this(
+                database,
+                table,
+                columns,
+                engine,
+                sortingKey,
+                partitionKey,
+                "",
+                Deduplication.fromEngine(engine));
     }
 
     /** How a column gets its value when an INSERT does not provide it. */
@@ -84,5 +112,30 @@ public record TableSchema(
     /** True for the Replicated* engines, which deduplicate inserted blocks by default. */
     public boolean replicated() {
         return engine.startsWith("Replicated");
+    }
+
+    /**
+     * The sorting key's parts, parsed: {@code a, toDate(ts)} gives two; a tuple is flattened.
+     *
+     * @throws dev.sluice.clickhouse.expr.ExprParseException when the key is not in the parser's
+     *     subset
+     */
+    public List<Expr> sortingKeyExpressions() {
+        return keyParts(sortingKey);
+    }
+
+    /** The partition key's parts, parsed like {@link #sortingKeyExpressions()}. */
+    public List<Expr> partitionKeyExpressions() {
+        return keyParts(partitionKey);
+    }
+
+    private static List<Expr> keyParts(String key) {
+        List<Expr> parts = ExprParser.parseList(key == null ? "" : key);
+        if (parts.size() == 1
+                && parts.get(0) instanceof Expr.Call c
+                && c.function().equals("tuple")) {
+            return c.args();
+        }
+        return parts;
     }
 }
