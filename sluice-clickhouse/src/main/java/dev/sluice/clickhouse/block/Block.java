@@ -105,11 +105,14 @@ public final class Block {
         return rows;
     }
 
-    /** Approximate encoded size of the data. */
+    /**
+     * Approximate encoded size of the data. The pipeline asks after every row (its in-flight
+     * budget), so this loops by index: an iterator would be an allocation per row.
+     */
     public long dataBytes() {
         long n = 0;
-        for (Column c : columns) {
-            n += c.dataBytes();
+        for (int i = 0; i < columns.size(); i++) {
+            n += columns.get(i).dataBytes();
         }
         return n;
     }

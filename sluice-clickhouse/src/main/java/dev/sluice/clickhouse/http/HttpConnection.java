@@ -13,6 +13,7 @@ import dev.sluice.clickhouse.client.ServerInfo;
 import dev.sluice.clickhouse.client.TlsSockets;
 import dev.sluice.clickhouse.compress.CompressionMethod;
 import dev.sluice.clickhouse.compress.FrameEncoder;
+import dev.sluice.clickhouse.format.Formats;
 import dev.sluice.clickhouse.io.WireException;
 import dev.sluice.clickhouse.io.WireInput;
 import dev.sluice.clickhouse.io.WireOutput;
@@ -25,9 +26,12 @@ import java.net.SocketTimeoutException;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.UUID;
 import java.util.function.Consumer;
 import javax.net.ssl.HttpsURLConnection;
@@ -54,6 +58,7 @@ public final class HttpConnection implements ClickHouseClient {
     private final FrameEncoder encoder;
     private final ContentEncoding contentEncoding;
     private final ServerInfo server;
+    private final Set<String> inputFormats;
     private boolean closed;
 
     private HttpConnection(ConnectionConfig config) throws IOException {
@@ -71,6 +76,7 @@ public final class HttpConnection implements ClickHouseClient {
                         ? new FrameEncoder(config.compression(), config.zstdLevel())
                         : null;
         this.server = discoverServer();
+        this.inputFormats = discoverInputFormats();
         if (contentEncoding != null) {
             checkContentEncodingAccepted();
         }
@@ -100,6 +106,28 @@ public final class HttpConnection implements ClickHouseClient {
         // The HTTP interface has no protocol revision; Native bodies use revision 0.
         return new ServerInfo(
                 "ClickHouse", major, minor, patch, 0, 0, (String) rows.get(0).get(1), "");
+    }
+
+    /**
+     * The input formats the server has, so that a missing one fails before a body is sent. Servers
+     * list them in system.formats (18.16 included); a user who may not read it gets the list for
+     * the server's version.
+     */
+    private Set<String> discoverInputFormats() {
+        try {
+            Set<String> names = new TreeSet<>();
+            for (List<Object> row : queryRows("SELECT name FROM system.formats WHERE is_input")) {
+                names.add((String) row.get(0));
+            }
+            return Collections.unmodifiableSet(names);
+        } catch (dev.sluice.clickhouse.client.ServerException e) {
+            return Formats.inputFormatsOf(server.versionMajor(), server.versionMinor());
+        }
+    }
+
+    /** The input formats the server reads, by their exact names. */
+    public Set<String> inputFormats() {
+        return inputFormats;
     }
 
     private static int parseInt(String s) {
@@ -162,6 +190,17 @@ public final class HttpConnection implements ClickHouseClient {
             String queryId,
             InputFormat format) {
         checkOpen();
+        if (!inputFormats.contains(format.clickHouseName())) {
+            throw new ClickHouseException(
+                    "the server at "
+                            + config.address()
+                            + " (ClickHouse "
+                            + server.version()
+                            + ") has no input format "
+                            + format.clickHouseName()
+                            + "; it reads "
+                            + String.join(", ", inputFormats));
+        }
         long started = System.nanoTime();
         String id = queryId != null ? queryId : UUID.randomUUID().toString();
         StringBuilder sql = new StringBuilder("INSERT INTO ").append(table).append(" (");

@@ -10,7 +10,8 @@ import java.util.regex.Pattern;
  * X-ClickHouse-Exception-Code} (or from the body's {@code Code: N.}), the message from the body.
  */
 final class HttpErrors {
-    private static final Pattern CODE = Pattern.compile("Code: (\\d+)\\.?\\s*(.*)", Pattern.DOTALL);
+    private static final Pattern CODE =
+            Pattern.compile("Code: (\\d+)[.,]?\\s*(.*)", Pattern.DOTALL);
     private static final Pattern STACK = Pattern.compile(",?\\s*Stack trace:.*", Pattern.DOTALL);
 
     private HttpErrors() {}
@@ -39,7 +40,14 @@ final class HttpErrors {
         }
         message = message.replaceFirst(",? e\\.what\\(\\) = DB::Exception.*$", "").strip();
         if (message.isEmpty()) {
-            message = "HTTP status " + status + " with an empty body";
+            // A 401 answer to a streamed request reaches us without its body (the JDK client
+            // drops it): the status is all there is to say.
+            message =
+                    status == 401 || status == 403
+                            ? "authentication failed: wrong user name or password (HTTP "
+                                    + status
+                                    + ")"
+                            : "HTTP status " + status + " with an empty body";
         }
         return new ServerException(
                 new ServerExceptionInfo(code, name, message, "", null),

@@ -12,6 +12,16 @@ public interface InputFormat {
     /** Encodes every row of {@code block}. */
     void write(Block block, WireOutput out);
 
+    /**
+     * The format called {@code name}: any case, or a server alias such as TSV or NDJSON; see {@link
+     * dev.sluice.clickhouse.format.Formats}.
+     *
+     * @throws IllegalArgumentException naming the formats there are
+     */
+    static InputFormat byName(String name) {
+        return dev.sluice.clickhouse.format.Formats.byName(name);
+    }
+
     /** Native at revision 0: what {@code FORMAT Native} reads over HTTP. */
     InputFormat NATIVE =
             new InputFormat() {
