@@ -38,6 +38,7 @@ final class SinkSection {
                 "inflight_per_shard",
                 "compression",
                 "presort",
+                "partition_split",
                 "settings",
                 "retry");
         return new SinkSpec(
@@ -47,6 +48,7 @@ final class SinkSection {
                 (int) m.integer("inflight_per_shard", ConfigDefaults.INFLIGHT_PER_SHARD, 1, 1024),
                 compression(m.get("compression")),
                 m.bool("presort", false),
+                m.bool("partition_split", false),
                 settings(m.map("settings")),
                 retry(m.map("retry")));
     }

@@ -134,7 +134,8 @@ public final class DecoderFactory {
         List<String> names = decode.columns().isEmpty() ? null : decode.columns();
         return switch (decode.format()) {
             case JSON ->
-                    new JsonDecoder(fed, jsonPaths(decode, rules, fed), target.size(), resolver);
+                    new JsonDecoder(
+                            fed, jsonPaths(decode, rules, fed, target), target.size(), resolver);
             case CSV ->
                     new CsvDecoder(
                             fed,
@@ -180,10 +181,19 @@ public final class DecoderFactory {
 
     /** Each fed column's path: from {@code fields}, a rename, or its own name as a key. */
     private static List<String> jsonPaths(
-            DecodeSpec decode, FieldRules rules, List<ColumnSlot> fed) {
+            DecodeSpec decode, FieldRules rules, List<ColumnSlot> fed, TargetColumns target) {
         Set<String> fedNames = new LinkedHashSet<>();
         fed.forEach(s -> fedNames.add(s.name));
         for (String column : decode.fields().keySet()) {
+            TableSchema.Column c = target.table().column(column);
+            if (c != null && !c.insertable()) {
+                throw new IllegalArgumentException(
+                        "fields: column "
+                                + column
+                                + " is "
+                                + c.defaultKind()
+                                + ", computed by the server: an INSERT cannot send it");
+            }
             if (!fedNames.contains(column)) {
                 throw new IllegalArgumentException(
                         "fields: " + column + " is not a column this pipeline's decoder writes");

@@ -17,4 +17,10 @@ public interface RowTarget {
 
     /** The value appended to column {@code column} for this row stands for an absent field. */
     void absent(int column);
+
+    /**
+     * A transform replaced column {@code column}'s value in this row: it no longer stands for an
+     * absent field, so no DEFAULT may overwrite it.
+     */
+    default void present(int column) {}
 }

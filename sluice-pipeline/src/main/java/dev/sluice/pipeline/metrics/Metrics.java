@@ -1,5 +1,6 @@
 package dev.sluice.pipeline.metrics;
 
+import dev.sluice.clickhouse.sort.Presorter;
 import dev.sluice.pipeline.sink.ErrorClass;
 import dev.sluice.pipeline.sink.SealReason;
 import io.prometheus.metrics.core.datapoints.CounterDataPoint;
@@ -32,6 +33,8 @@ public final class Metrics {
     private final PrometheusRegistry registry = new PrometheusRegistry();
     private final List<ShardMetrics> shards;
     private final Map<SealReason, CounterDataPoint> seals = new EnumMap<>(SealReason.class);
+    private final Map<Presorter.Outcome, CounterDataPoint> presorted =
+            new EnumMap<>(Presorter.Outcome.class);
 
     /** Records the sources handed to the pipeline. */
     public final CounterDataPoint sourceRecords;
@@ -120,6 +123,22 @@ public final class Metrics {
         for (SealReason r : SealReason.values()) {
             seals.put(r, sealCounter.labelValues(pipeline, r.label()));
         }
+        Counter presortCounter =
+                counter(
+                        "etl_sink_presort_blocks_total",
+                        "Blocks pre-sorted before sending (presort), by outcome: sorted,"
+                                + " already_sorted, unsorted (a key or value not computed here).",
+                        "pipeline",
+                        "outcome");
+        for (Presorter.Outcome o : Presorter.Outcome.values()) {
+            String outcome =
+                    switch (o) {
+                        case SORTED -> "sorted";
+                        case ALREADY_SORTED -> "already_sorted";
+                        case KEY_UNSUPPORTED, VALUE_UNSUPPORTED -> "unsorted";
+                    };
+            presorted.put(o, presortCounter.labelValues(pipeline, outcome));
+        }
         shards = shardMetrics(pipeline, shardCount);
         gauges(pipeline, shardCount, probes);
     }
@@ -147,6 +166,13 @@ public final class Metrics {
                 counter(
                         "etl_sink_batches_total",
                         "Batches durably acknowledged by ClickHouse.",
+                        "pipeline",
+                        "shard");
+        Counter inserts =
+                counter(
+                        "etl_sink_inserts_total",
+                        "INSERTs acknowledged: one per batch, more when a batch is split by"
+                                + " partition or sent in default groups.",
                         "pipeline",
                         "shard");
         Counter retries =
@@ -181,6 +207,7 @@ public final class Metrics {
                             bytes.labelValues(pipeline, shard),
                             wireBytes.labelValues(pipeline, shard),
                             batches.labelValues(pipeline, shard),
+                            inserts.labelValues(pipeline, shard),
                             retries.labelValues(pipeline, shard),
                             duration.labelValues(pipeline, shard),
                             errors.labelValues(pipeline, shard, label(ErrorClass.CONNECTION)),
@@ -262,6 +289,11 @@ public final class Metrics {
 
     public CounterDataPoint seals(SealReason reason) {
         return seals.get(reason);
+    }
+
+    /** The pre-sorted blocks counter for {@code outcome}. */
+    public CounterDataPoint presorted(Presorter.Outcome outcome) {
+        return presorted.get(outcome);
     }
 
     /** Sum over shards of one of their counters, for the stats snapshot. */

@@ -16,6 +16,10 @@ public final class ShardMetrics {
     public final CounterDataPoint wireBytes;
 
     public final CounterDataPoint batches;
+
+    /** INSERTs acknowledged (a batch split by partition or into default groups makes several). */
+    public final CounterDataPoint inserts;
+
     public final CounterDataPoint retries;
     public final DistributionDataPoint insertSeconds;
     private final CounterDataPoint connectionErrors;
@@ -27,6 +31,7 @@ public final class ShardMetrics {
             CounterDataPoint bytes,
             CounterDataPoint wireBytes,
             CounterDataPoint batches,
+            CounterDataPoint inserts,
             CounterDataPoint retries,
             DistributionDataPoint insertSeconds,
             CounterDataPoint connectionErrors,
@@ -36,6 +41,7 @@ public final class ShardMetrics {
         this.bytes = bytes;
         this.wireBytes = wireBytes;
         this.batches = batches;
+        this.inserts = inserts;
         this.retries = retries;
         this.insertSeconds = insertSeconds;
         this.connectionErrors = connectionErrors;

@@ -1,8 +1,8 @@
 package dev.sluice.pipeline.runtime;
 
 import dev.sluice.clickhouse.client.BlockInserter;
+import dev.sluice.clickhouse.client.ClickHouseClient;
 import dev.sluice.clickhouse.client.ConnectionConfig;
-import dev.sluice.clickhouse.client.NativeConnection;
 import dev.sluice.clickhouse.compress.CompressionMethod;
 import dev.sluice.clickhouse.schema.TableSchema;
 import dev.sluice.pipeline.decode.Decoder;
@@ -19,7 +19,8 @@ import java.util.Map;
 /**
  * The parts of a pipeline the runtime does not build itself, filled in by the CLI from the {@link
  * dev.sluice.pipeline.spec.PipelineSpec} (and by tests with fakes). The ClickHouse side has
- * defaults that open native connections; override them to talk to something else.
+ * defaults that open a connection over the URL's transport ({@code clickhouse://} native, {@code
+ * http(s)://} HTTP); override them to talk to something else.
  */
 public interface Factories {
 
@@ -59,15 +60,15 @@ public interface Factories {
      * again after a connection failure.
      */
     default BlockInserter inserter(String url, SinkSpec sink) {
-        return NativeConnection.open(config(url, sink));
+        return ClickHouseClient.open(config(url, sink));
     }
 
     /**
      * The target table's schema and deduplication ability, as the replica at {@code url} sees it.
      */
     default TargetTable describe(String url, SinkSpec sink) {
-        try (NativeConnection c = NativeConnection.open(config(url, sink))) {
-            return TargetProbe.probe(c, sink.table());
+        try (ClickHouseClient c = ClickHouseClient.open(config(url, sink))) {
+            return TargetTable.describe(c, sink.table());
         }
     }
 

@@ -10,7 +10,6 @@ import dev.sluice.pipeline.metrics.Probes;
 import dev.sluice.pipeline.sink.Backoff;
 import dev.sluice.pipeline.sink.Batch;
 import dev.sluice.pipeline.sink.BlockPool;
-import dev.sluice.pipeline.sink.ClientDefaults;
 import dev.sluice.pipeline.sink.SealPolicy;
 import dev.sluice.pipeline.sink.ShardRouter;
 import dev.sluice.pipeline.sink.SinkPool;
@@ -60,6 +59,7 @@ public final class Pipeline implements AutoCloseable {
     private final Lifecycle lifecycle = new Lifecycle();
     private final CompletableFuture<PipelineResult> result = new CompletableFuture<>();
     private final List<String> warnings;
+    private final List<String> notes;
     private final Map<String, Long> resumeFrom;
     private final InflightBudget budget;
     private final Metrics metrics;
@@ -75,10 +75,11 @@ public final class Pipeline implements AutoCloseable {
     private volatile boolean running;
 
     private Pipeline(
-            PipelineSpec spec, Clock clock, List<String> warnings, Map<String, Long> resumeFrom) {
+            PipelineSpec spec, Clock clock, Startup.Result setup, Map<String, Long> resumeFrom) {
         this.spec = spec;
         this.clock = clock;
-        this.warnings = warnings;
+        this.warnings = setup.warnings();
+        this.notes = setup.notes();
         this.resumeFrom = resumeFrom;
         this.budget =
                 new InflightBudget(
@@ -117,14 +118,19 @@ public final class Pipeline implements AutoCloseable {
         } catch (IOException e) {
             throw new PipelineException("checkpoint directory " + dir + ": " + e.getMessage(), e);
         }
-        Pipeline p = new Pipeline(spec, clock, setup.warnings(), resumeFrom);
+        Pipeline p = new Pipeline(spec, clock, setup, resumeFrom);
         p.ledger = ledger;
         try {
             p.assemble(factories, setup, store);
         } catch (IOException | RuntimeException e) {
             p.closeQuietly();
             p.closeSources();
-            String why = e instanceof IOException ? e.getMessage() : e.toString();
+            // An I/O error or a bad argument (an input that matches no file) says what to fix in
+            // its message; anything else is unexpected and keeps its type.
+            String why =
+                    e instanceof IOException || e instanceof IllegalArgumentException
+                            ? e.getMessage()
+                            : e.toString();
             throw new PipelineException("cannot start pipeline " + spec.name() + ": " + why, e);
         }
         p.running = true;
@@ -155,6 +161,7 @@ public final class Pipeline implements AutoCloseable {
                 SinkPool.create(
                         spec.sink(),
                         url -> factories.inserter(url, spec.sink()),
+                        setup.plan(),
                         ledger,
                         metrics,
                         new Supervision(),
@@ -192,8 +199,10 @@ public final class Pipeline implements AutoCloseable {
                                 source,
                                 factories.decoder(columns),
                                 factories.transforms(columns),
-                                new BlockPool(columns),
-                                ClientDefaults.of(columns, setup.serverZone())));
+                                new BlockPool(
+                                        columns,
+                                        spec.sink().shards().size()
+                                                * spec.sink().inflightPerShard())));
             } catch (RuntimeException e) {
                 source.close();
                 throw e;
@@ -409,9 +418,21 @@ public final class Pipeline implements AutoCloseable {
         return result.isDone();
     }
 
-    /** Start-up warnings: no deduplication on a shard, a budget below the sizing rule. */
+    /**
+     * Start-up warnings: no deduplication on a shard, a budget below the sizing rule, a presort or
+     * partition split the table's keys do not allow.
+     */
     public List<String> warnings() {
         return warnings;
+    }
+
+    /**
+     * What start-up decided about the table, one line each: which DEFAULTs of absent fields sluice
+     * computes and which it leaves to the server, pre-sorting and partition split (as {@code sluice
+     * check} shows them).
+     */
+    public List<String> notes() {
+        return notes;
     }
 
     /** The registry holding this pipeline's metrics, for an exporter of the caller's own. */

@@ -9,7 +9,6 @@ import dev.sluice.pipeline.decode.RecordException;
 import dev.sluice.pipeline.sink.Batch;
 import dev.sluice.pipeline.sink.BatchOwner;
 import dev.sluice.pipeline.sink.BlockPool;
-import dev.sluice.pipeline.sink.ClientDefaults;
 import dev.sluice.pipeline.sink.DedupToken;
 import dev.sluice.pipeline.sink.OpenBatch;
 import dev.sluice.pipeline.sink.SealReason;
@@ -69,7 +68,6 @@ final class PipelineThread implements BatchOwner, Runnable {
     private final Decoder decoder;
     private final Transform[] transforms;
     private final BlockPool blocks;
-    private final ClientDefaults defaults;
 
     private final RecordBatch records = new RecordBatch();
     private final Map<String, Partition> partitions = new HashMap<>();
@@ -94,14 +92,12 @@ final class PipelineThread implements BatchOwner, Runnable {
             Source source,
             Decoder decoder,
             List<Transform> transforms,
-            BlockPool blocks,
-            ClientDefaults defaults) {
+            BlockPool blocks) {
         this.parts = parts;
         this.source = source;
         this.decoder = decoder;
         this.transforms = transforms.toArray(new Transform[0]);
         this.blocks = blocks;
-        this.defaults = defaults;
         this.nextCommitNanos = parts.clock().nanoTime() + parts.commitIntervalNanos();
     }
 
@@ -249,7 +245,6 @@ final class PipelineThread implements BatchOwner, Runnable {
     private void process(long nowNanos) {
         RecordBatch rb = records;
         Partition part = current;
-        long nowMillis = parts.clock().currentTimeMillis();
         if (cursor == 0 && rb.partitionStart && rb.count > 0 && decoder.expectsHeader()) {
             if (!readHeader(rb)) {
                 return;
@@ -264,7 +259,7 @@ final class PipelineThread implements BatchOwner, Runnable {
             boolean handled =
                     rb.errors > 0 && rb.error[cursor] != null
                             ? reject(rb, cursor, rb.error[cursor]) // the source could not read it
-                            : processRecord(part, rb, cursor, nowNanos, nowMillis);
+                            : processRecord(part, rb, cursor, nowNanos);
             if (!handled) {
                 return;
             }
@@ -299,8 +294,7 @@ final class PipelineThread implements BatchOwner, Runnable {
     }
 
     /** Appends record {@code i} as a row; false when the pipeline must stop instead. */
-    private boolean processRecord(
-            Partition part, RecordBatch rb, int i, long nowNanos, long nowMillis) {
+    private boolean processRecord(Partition part, RecordBatch rb, int i, long nowNanos) {
         long position = rb.position[i];
         OpenBatch batch = batchFor(part, position, nowNanos);
         if (batch == null) {
@@ -309,7 +303,6 @@ final class PipelineThread implements BatchOwner, Runnable {
         batch.beginRow();
         try {
             decoder.decode(rb, i, batch);
-            batch.decoded(nowMillis);
             for (Transform t : transforms) {
                 if (!t.apply(batch, rb, i)) {
                     batch.rollbackRow();
@@ -331,7 +324,7 @@ final class PipelineThread implements BatchOwner, Runnable {
                             false);
             return false;
         }
-        if (batch.commitRow(position, nowMillis)) {
+        if (batch.commitRow(position)) {
             batch.pending(part.tracker.open(position, nowNanos), readNanos);
         }
         account(batch);
@@ -369,7 +362,7 @@ final class PipelineThread implements BatchOwner, Runnable {
             }
         }
         if (part.open == null) {
-            part.open = new OpenBatch(part.name, blocks.take(), defaults);
+            part.open = new OpenBatch(part.name, blocks.take());
         }
         open = part.open;
         if (plan != null && open.isEmpty()) {
@@ -422,10 +415,7 @@ final class PipelineThread implements BatchOwner, Runnable {
         if (parts.lifecycle().mode() == Lifecycle.Mode.STOP) {
             return false; // seal nothing further: the open batch will be abandoned
         }
-        String problem = open.unsendable();
-        if (problem == null) {
-            problem = misaligned(open);
-        }
+        String problem = misaligned(open);
         if (problem != null) {
             parts.lifecycle()
                     .fail(
@@ -466,7 +456,10 @@ final class PipelineThread implements BatchOwner, Runnable {
                         bounds.first(),
                         bounds.last(),
                         bounds.shard());
-        Batch batch = new Batch(this, open, bounds, replayed, token, reason);
+        // The batch's now() for DEFAULTs and keys: one reading per batch, on the injected clock,
+        // as the server takes one per block.
+        long nowSeconds = Math.floorDiv(parts.clock().currentTimeMillis(), 1000);
+        Batch batch = new Batch(this, open, bounds, replayed, token, reason, nowSeconds);
         part.open = null;
         inFlight++;
         parts.metrics().seals(reason).inc();
@@ -533,7 +526,7 @@ final class PipelineThread implements BatchOwner, Runnable {
             OpenBatch open = part.open;
             if (open != null) {
                 parts.budget().release(open.accountedBytes());
-                blocks.give(open.block());
+                blocks.give(open.buffers());
                 part.open = null;
             }
         }
@@ -541,7 +534,7 @@ final class PipelineThread implements BatchOwner, Runnable {
 
     private void dropEmptyBatch(Partition part) {
         if (part.open != null && part.open.isEmpty()) {
-            blocks.give(part.open.block());
+            blocks.give(part.open.buffers());
             part.open = null;
         }
     }
@@ -555,7 +548,7 @@ final class PipelineThread implements BatchOwner, Runnable {
             } else {
                 parts.metrics().abandonedBatches.inc();
             }
-            blocks.give(b.block());
+            blocks.give(b.buffers());
         }
     }
 

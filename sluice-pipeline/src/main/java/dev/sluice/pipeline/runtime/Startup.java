@@ -4,11 +4,10 @@ import dev.sluice.clickhouse.client.ConnectionConfig;
 import dev.sluice.clickhouse.client.ConnectionException;
 import dev.sluice.clickhouse.schema.TableSchema;
 import dev.sluice.pipeline.decode.TargetColumns;
-import dev.sluice.pipeline.sink.ClientDefaults;
+import dev.sluice.pipeline.sink.InsertPlan;
 import dev.sluice.pipeline.spec.PipelineSpec;
 import dev.sluice.pipeline.spec.PipelineSpec.ShardSpec;
 import dev.sluice.pipeline.transform.Transform;
-import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -17,16 +16,20 @@ import java.util.TreeSet;
 
 /**
  * What the pipeline learns and checks before it reads a record: the table on every shard (the same
- * everywhere), the columns it will write, the settings it must not let through, and the warnings a
- * user should see — no deduplication (property 2), a budget below the sizing rule (property 3).
+ * everywhere), the columns it will write and how batches of them become INSERTs (defaults,
+ * pre-sorting, partition split), the settings it must not let through, and the warnings a user
+ * should see — no deduplication (property 2), a budget below the sizing rule (property 3), a
+ * presort or partition split that cannot work for the table.
  */
 final class Startup {
 
     /**
      * @param columns the table's insertable columns that the decoder or a transform feeds
-     * @param serverZone the first shard's time zone, for client-side {@code today()}
+     * @param plan how batches become INSERTs, for the first shard's server (time zone, version)
+     * @param notes what start-up says about defaults, pre-sorting and splitting
      */
-    record Result(TargetColumns columns, ZoneId serverZone, List<String> warnings) {}
+    record Result(
+            TargetColumns columns, InsertPlan plan, List<String> warnings, List<String> notes) {}
 
     private Startup() {}
 
@@ -62,15 +65,15 @@ final class Startup {
             warnings.add(budget);
         }
         TargetColumns columns;
+        InsertPlan plan;
         try {
             columns = factories.targetColumns(schema);
+            plan = tables.get(0).insertPlan(columns, spec.sink());
         } catch (IllegalArgumentException e) {
             throw new PipelineException(e.getMessage(), e);
         }
-        return new Result(
-                columns,
-                ClientDefaults.serverZone(tables.get(0).server().timezone()),
-                List.copyOf(warnings));
+        warnings.addAll(plan.warnings());
+        return new Result(columns, plan, List.copyOf(warnings), plan.notes());
     }
 
     /** Settings the runtime owns, or that would break at-least-once (property 1). */

@@ -1,6 +1,7 @@
 package dev.sluice.pipeline.sink;
 
 import dev.sluice.clickhouse.block.Block;
+import dev.sluice.clickhouse.defaults.AbsentRows;
 import dev.sluice.pipeline.checkpoint.CheckpointTracker;
 import dev.sluice.pipeline.checkpoint.LedgerEntry;
 
@@ -24,18 +25,20 @@ public final class Batch {
 
     private final BatchOwner owner;
     private final OpenBatch open;
-    private final Block insertBlock;
     private final LedgerEntry boundaries;
     private final boolean replayed;
     private final String token;
     private final SealReason reason;
     private final long bytes;
+    private final long nowSeconds;
     private volatile Outcome outcome = Outcome.IN_FLIGHT;
 
     /**
      * @param boundaries the range and shard the token is made of: the open batch's own, or the
      *     ledger entry it replays
      * @param replayed true when {@code boundaries} come from the ledger (already recorded)
+     * @param nowSeconds the clock at sealing, in epoch seconds: the batch's {@code now()} for
+     *     DEFAULT and key expressions, one value per batch as the server takes one per block
      */
     public Batch(
             BatchOwner owner,
@@ -43,15 +46,16 @@ public final class Batch {
             LedgerEntry boundaries,
             boolean replayed,
             String token,
-            SealReason reason) {
+            SealReason reason,
+            long nowSeconds) {
         this.owner = owner;
         this.open = open;
-        this.insertBlock = open.insertBlock();
         this.boundaries = boundaries;
         this.replayed = replayed;
         this.token = token;
         this.reason = reason;
         this.bytes = open.accountedBytes();
+        this.nowSeconds = nowSeconds;
     }
 
     public String partition() {
@@ -96,14 +100,24 @@ public final class Batch {
         return reason;
     }
 
-    /** The block to send: only the columns some row has. */
-    public Block insertBlock() {
-        return insertBlock;
-    }
-
-    /** The full block, returned to its thread's pool once the batch is settled. */
+    /** The batch's rows, every column the pipeline writes (absent fields as placeholders). */
     public Block block() {
         return open.block();
+    }
+
+    /** Which rows of {@link #block()} lack which column. */
+    public AbsentRows absentRows() {
+        return open.absentRows();
+    }
+
+    /** The block and marks, returned to their thread's pool once the batch is settled. */
+    public BatchBuffers buffers() {
+        return open.buffers();
+    }
+
+    /** The batch's {@code now()}, in epoch seconds (taken when it was sealed). */
+    public long nowSeconds() {
+        return nowSeconds;
     }
 
     public CheckpointTracker.Pending pending() {

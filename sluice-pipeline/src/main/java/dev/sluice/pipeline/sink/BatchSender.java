@@ -8,14 +8,19 @@ import dev.sluice.pipeline.metrics.ShardMetrics;
 import dev.sluice.pipeline.time.Clock;
 import java.io.IOException;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
  * Sends a batch to its shard, retrying until it is written, abandoned or fails for good. One per
  * writer thread, with its own connection to each replica.
  *
- * <p>Before the first attempt the batch's boundaries go to the ledger, fsynced (property 2). Each
- * attempt inserts the batch's block with its deduplication token when the server takes one. A
+ * <p>Before the first attempt the batch's boundaries go to the ledger, fsynced (property 2), and
+ * the batch is turned into its INSERTs ({@link BatchShaper}: defaults, pre-sorting, partition
+ * split) — once, so every attempt sends the same blocks. Each INSERT carries the batch's
+ * deduplication token, with the INSERT's suffix when there are several, to servers that take one.
+ * The batch is written when every INSERT is acknowledged; a retry resumes at the first INSERT not
+ * acknowledged, so the acknowledged ones are not written twice even without deduplication. A
  * retryable error ({@link ErrorClass}) is followed by the next replica at once; when every replica
  * of the shard has failed in a row, the writer pauses by {@link Backoff} before the next round. A
  * fatal error, or running out of attempts, stops the pipeline with the server's message.
@@ -28,6 +33,7 @@ public final class BatchSender implements AutoCloseable {
     private final Backoff backoff;
     private final Clock clock;
     private final Ledger ledger;
+    private final BatchShaper shaper;
     private final ShardMetrics metrics;
     private final SinkSupervisor supervisor;
 
@@ -43,6 +49,7 @@ public final class BatchSender implements AutoCloseable {
             Backoff backoff,
             Clock clock,
             Ledger ledger,
+            BatchShaper shaper,
             ShardMetrics metrics,
             SinkSupervisor supervisor) {
         this.shard = shard;
@@ -52,6 +59,7 @@ public final class BatchSender implements AutoCloseable {
         this.backoff = backoff;
         this.clock = clock;
         this.ledger = ledger;
+        this.shaper = shaper;
         this.metrics = metrics;
         this.supervisor = supervisor;
     }
@@ -68,6 +76,13 @@ public final class BatchSender implements AutoCloseable {
                         e);
             }
         }
+        List<BatchShaper.Insert> inserts;
+        try {
+            inserts = shaper.shape(batch);
+        } catch (RuntimeException e) {
+            return fatal(batch, "cannot make the INSERTs of " + batch + ": " + e.getMessage(), e);
+        }
+        int next = 0; // the first INSERT not acknowledged yet
         int attempts = 0;
         int failuresInRow = 0;
         int round = 0;
@@ -78,18 +93,25 @@ public final class BatchSender implements AutoCloseable {
             String replica = replicas.describe();
             try {
                 BlockInserter inserter = replicas.connection();
-                long start = clock.nanoTime();
-                InsertResult result =
-                        inserter.insert(
-                                table,
-                                batch.insertBlock(),
-                                settingsFor(inserter.server(), batch),
-                                null);
-                long end = clock.nanoTime();
-                metrics.insertSeconds.observe((end - start) / 1e9);
-                metrics.records.inc(batch.rows());
-                metrics.bytes.inc(result.uncompressedBytes());
-                metrics.wireBytes.inc(result.wireBytes());
+                for (; next < inserts.size(); next++) {
+                    BatchShaper.Insert insert = inserts.get(next);
+                    long start = clock.nanoTime();
+                    InsertResult result =
+                            inserter.insert(
+                                    table,
+                                    insert.block(),
+                                    settingsFor(
+                                            inserter.server(),
+                                            batch.token() + insert.tokenSuffix()),
+                                    null);
+                    long end = clock.nanoTime();
+                    metrics.insertSeconds.observe((end - start) / 1e9);
+                    metrics.records.inc(insert.block().rows());
+                    metrics.bytes.inc(result.uncompressedBytes());
+                    metrics.wireBytes.inc(result.wireBytes());
+                    metrics.inserts.inc();
+                    failuresInRow = 0;
+                }
                 metrics.batches.inc();
                 return Batch.Outcome.WRITTEN;
             } catch (RuntimeException e) {
@@ -127,11 +149,11 @@ public final class BatchSender implements AutoCloseable {
         }
     }
 
-    private Map<String, String> settingsFor(ServerInfo server, Batch batch) {
+    private Map<String, String> settingsFor(ServerInfo server, String token) {
         Map<String, String> s = new HashMap<>(settings);
         if (server.supportsInsertDeduplicationToken()) {
             s.put("insert_deduplicate", "1");
-            s.put("insert_deduplication_token", batch.token());
+            s.put("insert_deduplication_token", token);
         }
         if (server.supportsAsyncInsert()) {
             // An asynchronous insert is acknowledged when buffered unless the client waits; keep

@@ -1,31 +1,63 @@
 package dev.sluice.pipeline.sink;
 
-import dev.sluice.clickhouse.block.Block;
+import dev.sluice.clickhouse.defaults.AbsentRows;
 import dev.sluice.pipeline.decode.TargetColumns;
 import java.util.ArrayDeque;
 
 /**
- * The blocks of one pipeline thread: a settled batch's block is reset (keeping its capacity) and
- * filled again by a later batch, so steady state allocates no column buffers (property 6). The pool
- * holds at most as many blocks as the thread ever had in flight at once, which the in-flight budget
- * bounds. Used by its pipeline thread only.
+ * The batch buffers of one pipeline thread: a settled batch's block and absent-row marks are reset
+ * (keeping their capacity) and filled again by a later batch, so steady state allocates no column
+ * buffers (property 6). The pool holds at most as many as the thread ever had in flight at once,
+ * which the in-flight budget bounds. Used by its pipeline thread only.
  */
 public final class BlockPool {
     private final TargetColumns columns;
-    private final ArrayDeque<Block> free = new ArrayDeque<>();
+    private final ArrayDeque<BatchBuffers> free = new ArrayDeque<>();
+
+    private final int presized;
+
+    /** The first buffers this pool made: by the time another is needed, they show the size. */
+    private BatchBuffers first;
+
+    private int made;
 
     public BlockPool(TargetColumns columns) {
+        this(columns, 0);
+    }
+
+    /**
+     * @param presized how many fresh blocks after the first are made at the first one's size at
+     *     once (the pipeline passes shards × inflight_per_shard: with its open batch, what one
+     *     thread alone can have in flight). Blocks that fill up anyway are allocated once instead
+     *     of growing by copies; the cap bounds what blocks that never fill can reserve — a thread
+     *     with many partitions open at once (follow mode) makes more blocks than that
+     */
+    public BlockPool(TargetColumns columns, int presized) {
         this.columns = columns;
+        this.presized = presized;
     }
 
-    public Block take() {
-        Block b = free.pollFirst();
-        return b != null ? b : columns.newBlock();
+    public BatchBuffers take() {
+        BatchBuffers b = free.pollFirst();
+        if (b != null) {
+            return b;
+        }
+        b = new BatchBuffers(columns.newBlock(), new AbsentRows(columns.size()));
+        if (first == null) {
+            first = b;
+        } else if (made++ < presized) {
+            // Sized like the first block at once: growing 64 MiB columns by copies was the largest
+            // cost of the pipeline thread in a load of a few batches (docs/pipeline.md). Only this
+            // thread ever changed that block's buffers, so reading their sizes is safe even while a
+            // writer sends it.
+            b.block().reserveLike(first.block());
+        }
+        return b;
     }
 
-    /** Takes back a block no batch uses any more. */
-    public void give(Block block) {
-        block.reset();
-        free.addFirst(block);
+    /** Takes back buffers no batch uses any more. */
+    public void give(BatchBuffers buffers) {
+        buffers.reset();
+        free.addFirst(buffers);
     }
 }

@@ -1,34 +1,32 @@
 package dev.sluice.pipeline.sink;
 
 import dev.sluice.clickhouse.block.Block;
-import dev.sluice.clickhouse.column.Column;
+import dev.sluice.clickhouse.defaults.AbsentRows;
 import dev.sluice.pipeline.checkpoint.CheckpointTracker;
 import dev.sluice.pipeline.checkpoint.LedgerEntry;
 import dev.sluice.pipeline.decode.RowTarget;
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.List;
 
 /**
  * The batch a pipeline thread is filling for one partition: decoders and transforms append rows to
- * its block (property 6), and it tracks, per column, how many rows stand for an absent field.
+ * its block (property 6), and it marks which rows stand for an absent field of which column.
  *
- * <p>A row is built in three steps: {@link #beginRow()}, the decoder's appends, {@link
- * #decoded(long)} (absent fields get their client-computed DEFAULT, so transforms read it), the
- * transforms' appends, then {@link #commitRow(long, long)} or {@link #rollbackRow()} (the block is
- * cut back to the row's start, so a rejected record leaves nothing behind).
+ * <p>A row is built in three steps: {@link #beginRow()}, the decoder's and transforms' appends,
+ * then {@link #commitRow(long)} or {@link #rollbackRow()} (the block is cut back to the row's
+ * start, so a rejected record leaves nothing behind). A row's absent fields are marked when it is
+ * committed: a rolled-back row leaves no mark, and a row without absent fields costs nothing here.
  *
- * <p>At seal time a column absent from every row is left out of the INSERT, so the server fills its
- * DEFAULT; see {@link #insertBlock()}.
+ * <p>The placeholders (the type's default the decoder appended) stay until the batch's writer turns
+ * the batch into INSERTs ({@link BatchShaper}): columns no row has are left out, DEFAULTs are
+ * computed for the rows lacking them, or those rows go to the server without the column.
  */
 public final class OpenBatch implements RowTarget {
     private final String partition;
+    private final BatchBuffers buffers;
     private final Block block;
-    private final ClientDefaults defaults;
-    private final int[] absentRows;
+    private final AbsentRows absent;
     private int[] rowAbsent = new int[8];
     private int rowAbsentCount;
-    private int rowFilled;
     private int rows;
     private long firstPosition = -1;
     private long lastPosition = -1;
@@ -37,11 +35,12 @@ public final class OpenBatch implements RowTarget {
     private CheckpointTracker.Pending pending;
     private LedgerEntry pinned;
 
-    public OpenBatch(String partition, Block block, ClientDefaults defaults) {
+    /** A batch filling {@code buffers}, which must be empty. */
+    public OpenBatch(String partition, BatchBuffers buffers) {
         this.partition = partition;
-        this.block = block;
-        this.defaults = defaults;
-        this.absentRows = new int[block.columnCount()];
+        this.buffers = buffers;
+        this.block = buffers.block();
+        this.absent = buffers.absent();
     }
 
     @Override
@@ -67,26 +66,18 @@ public final class OpenBatch implements RowTarget {
         rowAbsent[rowAbsentCount++] = column;
     }
 
-    public void beginRow() {
-        rowAbsentCount = 0;
-        rowFilled = 0;
-    }
-
-    /** The decoder is done with the row: absent fields get their DEFAULT before transforms run. */
-    public void decoded(long nowMillis) {
-        fillDefaults(nowMillis);
-    }
-
-    private void fillDefaults(long nowMillis) {
-        for (; rowFilled < rowAbsentCount; rowFilled++) {
-            int c = rowAbsent[rowFilled];
-            if (defaults.computes(c)) {
-                Column column = block.column(c);
-                if (column.rows() == rows + 1) {
-                    defaults.fill(c, column, nowMillis);
-                }
+    @Override
+    public void present(int column) {
+        for (int i = 0; i < rowAbsentCount; i++) {
+            if (rowAbsent[i] == column) {
+                rowAbsent[i] = rowAbsent[--rowAbsentCount];
+                return;
             }
         }
+    }
+
+    public void beginRow() {
+        rowAbsentCount = 0;
     }
 
     /**
@@ -94,10 +85,9 @@ public final class OpenBatch implements RowTarget {
      *
      * @return true when this was the batch's first row
      */
-    public boolean commitRow(long position, long nowMillis) {
-        fillDefaults(nowMillis);
+    public boolean commitRow(long position) {
         for (int i = 0; i < rowAbsentCount; i++) {
-            absentRows[rowAbsent[i]]++;
+            absent.markAbsent(rowAbsent[i], rows);
         }
         rowAbsentCount = 0;
         lastPosition = position;
@@ -168,41 +158,13 @@ public final class OpenBatch implements RowTarget {
         this.pinned = entry;
     }
 
-    /**
-     * Why this batch cannot be sent, or null: a column present in some rows and absent in others
-     * whose DEFAULT the client cannot compute.
-     */
-    public String unsendable() {
-        for (int c = 0; c < absentRows.length; c++) {
-            if (absentRows[c] > 0 && absentRows[c] < rows && defaults.unsupported(c) != null) {
-                return defaults.unsupported(c)
-                        + "; the server computes it only for a column an INSERT leaves out, but "
-                        + absentRows[c]
-                        + " of this batch's "
-                        + rows
-                        + " records lack the field and the others have it";
-            }
-        }
-        return null;
+    /** Which rows lack which column (marked for committed rows only). */
+    public AbsentRows absentRows() {
+        return absent;
     }
 
-    /**
-     * The block to insert: the batch's block without the columns that no row has, so the server
-     * fills their DEFAULT. The columns are shared, not copied.
-     */
-    public Block insertBlock() {
-        List<Column> columns = new ArrayList<>(block.columnCount());
-        List<String> types = new ArrayList<>(block.columnCount());
-        for (int c = 0; c < block.columnCount(); c++) {
-            if (absentRows[c] < rows) {
-                columns.add(block.column(c));
-                types.add(block.typeName(c));
-            }
-        }
-        if (columns.size() == block.columnCount()) {
-            return block;
-        }
-        // An INSERT needs a column; when every field of every record is absent, send them all.
-        return columns.isEmpty() ? block : new Block(columns, types);
+    /** The block and marks, for the pool once the batch is settled. */
+    public BatchBuffers buffers() {
+        return buffers;
     }
 }

@@ -29,12 +29,14 @@ public final class SinkPool implements BatchQueue {
      * Builds the writers of every shard of {@code sink}.
      *
      * @param inserters opens a connection to a replica URL
+     * @param plan how batches become INSERTs; each writer thread gets its own shaper of it
      * @param ledger where batch boundaries are recorded before sending, or null
      * @param random the jitter source of the backoff
      */
     public static SinkPool create(
             SinkSpec sink,
             Function<String, BlockInserter> inserters,
+            InsertPlan plan,
             Ledger ledger,
             Metrics metrics,
             SinkSupervisor supervisor,
@@ -55,6 +57,7 @@ public final class SinkPool implements BatchQueue {
                                 new Backoff(sink.retry(), random),
                                 clock,
                                 ledger,
+                                plan.newShaper(metrics),
                                 metrics.shard(s),
                                 supervisor));
             }

@@ -129,6 +129,7 @@ public record PipelineSpec(
      *
      * @param shards one or more shards; a record goes to exactly one
      * @param presort sort each batch by the table's sorting key before sending
+     * @param partitionSplit split each batch by the table's partition key, one INSERT per partition
      * @param settings extra ClickHouse settings for every INSERT
      */
     public record SinkSpec(
@@ -138,6 +139,7 @@ public record PipelineSpec(
             int inflightPerShard,
             String compression,
             boolean presort,
+            boolean partitionSplit,
             Map<String, String> settings,
             RetrySpec retry) {
         public SinkSpec {
@@ -150,6 +152,28 @@ public record PipelineSpec(
                 throw new IllegalArgumentException(
                         "sink.clickhouse.inflight_per_shard must be ≥ 1");
             }
+        }
+
+        /** A sink that sends each batch without splitting it by partition. */
+        public SinkSpec(
+                List<ShardSpec> shards,
+                String table,
+                BatchSpec batch,
+                int inflightPerShard,
+                String compression,
+                boolean presort,
+                Map<String, String> settings,
+                RetrySpec retry) {
+            this(
+                    shards,
+                    table,
+                    batch,
+                    inflightPerShard,
+                    compression,
+                    presort,
+                    false,
+                    settings,
+                    retry);
         }
     }
 

@@ -28,6 +28,7 @@ public final class RowView {
     private final TargetColumns target;
     private final ColumnSlot[] slots;
     private final BlockColumns blockColumns = new BlockColumns();
+    private RowTarget rowTarget;
     private Column[] cols;
     private int row;
     private RecordBatch batch;
@@ -41,6 +42,7 @@ public final class RowView {
 
     /** Points the view at the row being built (done by {@link RowTransforms}). */
     public void bind(RowTarget row, RecordBatch batch, int index) {
+        this.rowTarget = row;
         this.cols = blockColumns.of(row.block());
         this.row = row.row();
         this.batch = batch;
@@ -164,8 +166,12 @@ public final class RowView {
         }
     }
 
-    /** Cuts the column's value of this row, if it has one, so a new one can be appended. */
+    /**
+     * Cuts the column's value of this row, if it has one, so a new one can be appended; the value
+     * set is the row's own, even where the decoder found the field absent.
+     */
     private Column clear(int column) {
+        rowTarget.present(column);
         Column c = cols[column];
         if (c.rows() > row) {
             c.truncate(row);

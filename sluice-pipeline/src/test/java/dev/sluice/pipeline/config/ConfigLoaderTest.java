@@ -56,6 +56,7 @@ class ConfigLoaderTest {
         assertThat(spec.sink().inflightPerShard()).isEqualTo(2);
         assertThat(spec.sink().compression()).isEqualTo("lz4");
         assertThat(spec.sink().presort()).isFalse();
+        assertThat(spec.sink().partitionSplit()).isFalse();
         assertThat(spec.sink().settings()).isEmpty();
         assertThat(spec.sink().retry())
                 .isEqualTo(
@@ -102,6 +103,7 @@ class ConfigLoaderTest {
                     inflight_per_shard: 4
                     compression: ZSTD:5
                     presort: true
+                    partition_split: true
                     settings: {async_insert: 1, insert_quorum: auto}
                     retry: {initial: 1s, max: 1m, multiplier: 1.5, jitter: 0, max_attempts: 7}
                 errors:
@@ -153,6 +155,7 @@ class ConfigLoaderTest {
         assertThat(spec.sink().inflightPerShard()).isEqualTo(4);
         assertThat(spec.sink().compression()).isEqualTo("zstd:5");
         assertThat(spec.sink().presort()).isTrue();
+        assertThat(spec.sink().partitionSplit()).isTrue();
         assertThat(spec.sink().settings())
                 .isEqualTo(Map.of("async_insert", "1", "insert_quorum", "auto"));
         assertThat(spec.sink().retry())

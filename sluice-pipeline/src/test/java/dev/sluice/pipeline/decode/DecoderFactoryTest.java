@@ -61,6 +61,14 @@ class DecoderFactoryTest {
     }
 
     @Test
+    void aJsonFieldMappedToAColumnTheServerComputesIsRefusedByName() {
+        DecodeSpec json = spec(Format.JSON, List.of(), false, Map.of("m", "/x"), false);
+        TargetColumns target = DecoderFactory.targetColumns(json, List.of(), TABLE);
+        assertThatThrownBy(() -> DecoderFactory.create(json, target))
+                .hasMessageContaining("fields: column m is MATERIALIZED");
+    }
+
+    @Test
     void computedColumnsAreWrittenButNotFed() {
         List<TransformSpec> t =
                 List.of(

@@ -7,6 +7,7 @@ import dev.sluice.clickhouse.client.ClickHouseException;
 import dev.sluice.clickhouse.client.ServerException;
 import dev.sluice.clickhouse.client.ServerInfo;
 import dev.sluice.clickhouse.protocol.ServerExceptionInfo;
+import dev.sluice.clickhouse.schema.TableSchema;
 import dev.sluice.pipeline.errors.ErrorPolicy;
 import dev.sluice.pipeline.spec.PipelineSpec;
 import dev.sluice.pipeline.spec.PipelineSpec.ShardSpec;
@@ -105,6 +106,71 @@ class PipelineTest {
         assertThat(f.replica("clickhouse://s0:9000/db").inserts().get(0).settings())
                 .containsKey("insert_deduplication_token");
         assertThat(r.message()).startsWith("done: 16666 records read, 16666 rows written");
+    }
+
+    @Test
+    void batchesBecomeInsertsWithDefaultsFilledSortedAndSplitEachUnderItsOwnToken()
+            throws Exception {
+        TableSchema table =
+                Tables.keyed(
+                        "t",
+                        "n",
+                        "n % 2",
+                        "n UInt64",
+                        "s String",
+                        "tag String DEFAULT concat(s, '!')",
+                        "sign String DEFAULT reverse(s)");
+        TestFactories f =
+                new TestFactories(
+                        table,
+                        ServerInfoChoice.MODERN.info,
+                        List.of("n", "s", "tag", "sign"),
+                        (reader, resume) ->
+                                new MemorySource("mem")
+                                        .partition(
+                                                "a",
+                                                40,
+                                                k ->
+                                                        (k * 7) % 40
+                                                                + ",r"
+                                                                + k
+                                                                + ","
+                                                                + (k % 3 == 0 ? "" : "t" + k)
+                                                                + ","
+                                                                + (k % 5 == 0 ? "" : "g" + k)));
+        PipelineSpec spec =
+                new Specs.Builder().maxRows(20).presort(true).partitionSplit(true).build();
+
+        Pipeline p = Pipeline.start(spec, f, Clock.SYSTEM);
+        PipelineResult r = p.awaitCompletion();
+
+        assertThat(r.status()).as(r.message()).isEqualTo(PipelineResult.Status.COMPLETED);
+        List<FakeInserter.Insert> inserts = f.replica("clickhouse://a:9000/db").inserts();
+        // Per batch: rows with and without sign (the server computes reverse(s)), each split
+        // into even and odd n.
+        assertThat(inserts).hasSize(8);
+        Set<String> tokens = new HashSet<>();
+        Set<Long> keys = new HashSet<>();
+        for (FakeInserter.Insert i : inserts) {
+            String token = i.settings().get("insert_deduplication_token");
+            assertThat(token).matches(".*/0-190/0/g[01]/p[01]|.*/200-390/0/g[01]/p[01]");
+            assertThat(tokens.add(token)).isTrue();
+            long previous = -1;
+            for (List<Object> row : i.rows()) {
+                long n = (Long) row.get(0);
+                assertThat(n).isGreaterThan(previous); // sorted by n
+                assertThat(n % 2).isEqualTo((Long) i.rows().get(0).get(0) % 2); // one partition
+                previous = n;
+                assertThat(keys.add(n)).isTrue();
+                String s = (String) row.get(1);
+                long k = Long.parseLong(s.substring(1));
+                assertThat(row.get(2)).isEqualTo(k % 3 == 0 ? s + "!" : "t" + k);
+                assertThat(i.columns().contains("sign")).isEqualTo(k % 5 != 0);
+            }
+        }
+        assertThat(keys).hasSize(40);
+        assertThat(r.stats().rowsWritten()).isEqualTo(40);
+        assertThat(r.stats().batchesWritten()).isEqualTo(2);
     }
 
     @Test

@@ -2,10 +2,14 @@ package dev.sluice.pipeline.runtime;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.sluice.pipeline.decode.TargetColumns;
 import dev.sluice.pipeline.errors.ErrorPolicy;
 import dev.sluice.pipeline.sink.Batch;
 import dev.sluice.pipeline.sink.SealReason;
 import dev.sluice.pipeline.testing.MemorySource;
+import dev.sluice.pipeline.testing.Tables;
+import dev.sluice.pipeline.transform.RowTransforms;
+import dev.sluice.pipeline.transform.RowView;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -32,6 +36,36 @@ class PipelineThreadTest {
 
         h.runToEnd(10);
         assertThat(h.source.commits()).containsEntry("p", 100L);
+    }
+
+    @Test
+    void absentFieldsAreMarkedPerRowUnlessATransformSetsThemAndTheBatchTakesItsNowAtSealing() {
+        ThreadHarness h = new ThreadHarness();
+        h.table = Tables.table("t", "n UInt64", "s String DEFAULT 'none'");
+        RowView view = new RowView(new TargetColumns(h.table, h.table.insertableColumns()));
+        h.transforms =
+                List.of(
+                        RowTransforms.adapt(
+                                row -> {
+                                    if (row.getLong(0) == 2) {
+                                        row.setString(1, "set");
+                                    }
+                                    return true;
+                                },
+                                view,
+                                List.of()));
+        h.source.partition("p", 4, k -> k + ",");
+        h.start();
+        h.clock.advanceMillis(2_500);
+        h.turns(3);
+
+        Batch b = h.batches().get(0);
+        assertThat(b.rows()).isEqualTo(4);
+        assertThat(b.absentRows().count(1)).isEqualTo(3);
+        assertThat(b.absentRows().isAbsent(1, 2)).isFalse(); // the transform's value is kept
+        assertThat(b.block().column(1).getString(2)).isEqualTo("set");
+        assertThat(b.block().column(1).getString(1)).isEmpty(); // the writer fills it
+        assertThat(b.nowSeconds()).isEqualTo(1_700_000_002L);
     }
 
     @Test

@@ -63,6 +63,18 @@ final class Specs {
         Duration interval = Duration.ofSeconds(5);
         Path dir;
         String listen;
+        boolean presort;
+        boolean partitionSplit;
+
+        Builder presort(boolean on) {
+            presort = on;
+            return this;
+        }
+
+        Builder partitionSplit(boolean on) {
+            partitionSplit = on;
+            return this;
+        }
 
         Builder threads(int n) {
             threads = n;
@@ -145,7 +157,8 @@ final class Specs {
                             new BatchSpec(maxRows, maxBytes, linger),
                             inflight,
                             "lz4",
-                            false,
+                            presort,
+                            partitionSplit,
                             settings,
                             retry),
                     new ErrorsSpec(policy, null, maxErrors),

@@ -4,7 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.sluice.clickhouse.client.ServerInfo;
+import dev.sluice.clickhouse.schema.Deduplication;
 import dev.sluice.clickhouse.schema.TableSchema;
+import dev.sluice.pipeline.decode.TargetColumns;
 import dev.sluice.pipeline.spec.PipelineSpec;
 import dev.sluice.pipeline.spec.PipelineSpec.ShardSpec;
 import dev.sluice.pipeline.testing.FakeInserter;
@@ -68,11 +70,20 @@ class StartupTest {
 
         assertThat(Startup.run(spec, factories(replicated, MODERN, List.of("a"))).warnings())
                 .isEmpty();
-        TestFactories window = factories(plain, MODERN, List.of("a"));
-        window.dedupWindow = 100;
-        assertThat(Startup.run(spec, window).warnings()).isEmpty();
-        window.dedupWindow = 0;
-        assertThat(Startup.run(spec, window).warnings())
+        TableSchema windowed =
+                new TableSchema(
+                        "test",
+                        "t",
+                        plain.columns(),
+                        "MergeTree",
+                        "",
+                        "",
+                        "MergeTree ORDER BY tuple() SETTINGS non_replicated_deduplication_window"
+                                + " = 100",
+                        new Deduplication(Deduplication.Kind.NON_REPLICATED_WINDOW, 100));
+        assertThat(Startup.run(spec, factories(windowed, MODERN, List.of("a"))).warnings())
+                .isEmpty();
+        assertThat(Startup.run(spec, factories(plain, MODERN, List.of("a"))).warnings())
                 .singleElement()
                 .asString()
                 .contains("MergeTree with non_replicated_deduplication_window = 0");
@@ -117,5 +128,40 @@ class StartupTest {
                                                 .build(),
                                         f))
                 .hasMessageContaining("set by sluice per batch");
+    }
+
+    @Test
+    void aMaterializedColumnAmongTheColumnsWrittenIsRefusedByName() {
+        TableSchema t = Tables.table("t", "a UInt64", "m String MATERIALIZED toString(a)");
+        TestFactories f = factories(t, MODERN, List.of("a", "m"));
+        f.columns = table -> new TargetColumns(table, table.columns());
+        assertThatThrownBy(() -> Startup.run(new Specs.Builder().build(), f))
+                .isInstanceOf(PipelineException.class)
+                .hasMessageContaining("m (MATERIALIZED toString(a))");
+    }
+
+    @Test
+    void theInsertPlanIsReportedAndAKeyPresortCannotUseIsWarnedAboutOnce() throws Exception {
+        TableSchema t =
+                Tables.keyed(
+                        "t",
+                        "rand()",
+                        "",
+                        "a UInt64",
+                        "b String DEFAULT 'x'",
+                        "c String DEFAULT reverse(d)",
+                        "d String");
+        Startup.Result r =
+                Startup.run(
+                        new Specs.Builder().presort(true).partitionSplit(true).build(),
+                        factories(t, FakeInserter.server(18, 16), List.of("a", "b", "c", "d")));
+        assertThat(r.notes())
+                .anyMatch(n -> n.contains("computed by sluice: b DEFAULT 'x'"))
+                .anyMatch(n -> n.contains("the server computes the DEFAULT: c DEFAULT reverse(d)"));
+        assertThat(r.warnings())
+                .anyMatch(w -> w.startsWith("presort is on, but batches go unsorted"))
+                .anyMatch(w -> w.contains("partition_split is on, but batches go unsplit"));
+        assertThat(r.plan().presort()).isFalse();
+        assertThat(r.plan().partitionSplit()).isFalse();
     }
 }

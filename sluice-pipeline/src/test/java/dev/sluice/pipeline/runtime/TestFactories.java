@@ -18,6 +18,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Function;
 
 /** Factories with in-memory sources, the test decoder and fake replicas. */
 final class TestFactories implements Factories {
@@ -35,7 +36,9 @@ final class TestFactories implements Factories {
     final List<Source> made = new ArrayList<>();
     ClickHouseException describeFailure;
     final Map<String, TableSchema> tableByUrl = new ConcurrentHashMap<>();
-    long dedupWindow = -1;
+
+    /** The columns written, when not those the decoder feeds. */
+    Function<TableSchema, TargetColumns> columns;
 
     TestFactories(TableSchema table, ServerInfo server, List<String> inputs, SourceMaker sources) {
         this.table = table;
@@ -60,6 +63,11 @@ final class TestFactories implements Factories {
         Source s = sources.make(reader, resumeFrom);
         made.add(s);
         return s;
+    }
+
+    @Override
+    public TargetColumns targetColumns(TableSchema table) {
+        return columns != null ? columns.apply(table) : Factories.super.targetColumns(table);
     }
 
     @Override
@@ -89,6 +97,6 @@ final class TestFactories implements Factories {
         if (describeFailure != null) {
             throw describeFailure;
         }
-        return new TargetTable(tableByUrl.getOrDefault(url, table), server, dedupWindow);
+        return new TargetTable(tableByUrl.getOrDefault(url, table), server);
     }
 }

@@ -8,7 +8,6 @@ import dev.sluice.pipeline.metrics.Metrics;
 import dev.sluice.pipeline.sink.Batch;
 import dev.sluice.pipeline.sink.BatchQueue;
 import dev.sluice.pipeline.sink.BlockPool;
-import dev.sluice.pipeline.sink.ClientDefaults;
 import dev.sluice.pipeline.sink.SealPolicy;
 import dev.sluice.pipeline.sink.ShardRouter;
 import dev.sluice.pipeline.testing.MemorySource;
@@ -20,7 +19,6 @@ import dev.sluice.pipeline.time.ManualClock;
 import dev.sluice.pipeline.transform.Transform;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -124,8 +122,7 @@ final class ThreadHarness {
                         source,
                         new TestDecoder(columns, inputs),
                         transforms,
-                        new BlockPool(columns),
-                        ClientDefaults.of(columns, ZoneOffset.UTC));
+                        new BlockPool(columns));
         return this;
     }
 

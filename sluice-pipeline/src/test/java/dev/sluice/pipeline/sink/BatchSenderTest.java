@@ -5,7 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.sluice.clickhouse.client.ClickHouseException;
 import dev.sluice.clickhouse.client.ConnectionException;
 import dev.sluice.clickhouse.client.ServerException;
+import dev.sluice.clickhouse.defaults.AbsentRows;
 import dev.sluice.clickhouse.protocol.ServerExceptionInfo;
+import dev.sluice.clickhouse.schema.TableSchema;
 import dev.sluice.pipeline.checkpoint.Ledger;
 import dev.sluice.pipeline.checkpoint.LedgerEntry;
 import dev.sluice.pipeline.decode.TargetColumns;
@@ -18,7 +20,6 @@ import dev.sluice.pipeline.time.ManualClock;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -58,27 +59,35 @@ class BatchSenderTest {
                 null);
     }
 
+    private TableSchema table = Tables.table("t", "n UInt64", "s String");
+    private boolean presort;
+    private boolean split;
+
     private Batch batch() {
-        TargetColumns columns =
-                new TargetColumns(
-                        Tables.table("t", "n UInt64", "s String"),
-                        Tables.table("t", "n UInt64", "s String").insertableColumns());
+        return batch(0, 1, 2);
+    }
+
+    /** A batch of rows (n, "v" + n), at positions 0, 10, 20, ... */
+    private Batch batch(long... ns) {
+        TargetColumns columns = new TargetColumns(table, table.insertableColumns());
         OpenBatch open =
-                new OpenBatch("p", columns.newBlock(), ClientDefaults.of(columns, ZoneOffset.UTC));
-        for (int i = 0; i < 3; i++) {
+                new OpenBatch(
+                        "p", new BatchBuffers(columns.newBlock(), new AbsentRows(columns.size())));
+        for (int i = 0; i < ns.length; i++) {
             open.beginRow();
-            open.block().column(0).appendLong(i);
-            open.block().column(1).appendString("v" + i);
-            open.decoded(0);
-            open.commitRow(i * 10L, 0);
+            open.block().column(0).appendLong(ns[i]);
+            open.block().column(1).appendString("v" + ns[i]);
+            open.commitRow(i * 10L);
         }
+        long last = (ns.length - 1) * 10L;
         return new Batch(
                 settled::add,
                 open,
-                new LedgerEntry("p", 0, 20, 0),
+                new LedgerEntry("p", 0, last, 0),
                 false,
-                "t/mem/p/0-20/0",
-                SealReason.ROWS);
+                "t/mem/p/0-" + last + "/0",
+                SealReason.ROWS,
+                0);
     }
 
     private BatchSender sender(List<FakeInserter> replicas, RetrySpec retry, Ledger ledger) {
@@ -94,6 +103,8 @@ class BatchSenderTest {
                 new Backoff(retry, new Random(7)),
                 clock,
                 ledger,
+                InsertPlan.of(table, FakeInserter.server(18, 16), List.of("n", "s"), presort, split)
+                        .newShaper(metrics),
                 metrics.shard(0),
                 supervisor);
     }
@@ -225,5 +236,37 @@ class BatchSenderTest {
         sender(List.of(a), RETRY, ledger).send(batch());
         assertThat(seenAtSend).contains("{\"p\":\"p\",\"f\":0,\"l\":20,\"s\":0}");
         ledger.close();
+    }
+
+    @Test
+    void aBatchOfSeveralInsertsSendsEachOnceUnderItsOwnTokenAndARetryResumesAtTheFailedOne() {
+        table = Tables.keyed("t", "n", "n % 2", "n UInt64", "s String");
+        presort = true;
+        split = true;
+        FakeInserter a = new FakeInserter(FakeInserter.server(24, 8));
+        a.onInsert(
+                i -> {
+                    if (a.inserts().size() == 1) {
+                        a.failNext(new ConnectionException("reset after the first part"));
+                    }
+                });
+
+        assertThat(sender(List.of(a), RETRY, null).send(batch(5, 4, 3, 2, 1, 0)))
+                .isEqualTo(Batch.Outcome.WRITTEN);
+
+        // Sorted by n, then split by n % 2 in order of first appearance: the even part first.
+        assertThat(a.inserts()).hasSize(2);
+        assertThat(a.inserts().get(0).rows())
+                .containsExactly(List.of(0L, "v0"), List.of(2L, "v2"), List.of(4L, "v4"));
+        assertThat(a.inserts().get(1).rows())
+                .containsExactly(List.of(1L, "v1"), List.of(3L, "v3"), List.of(5L, "v5"));
+        assertThat(a.inserts())
+                .extracting(i -> i.settings().get("insert_deduplication_token"))
+                .containsExactly("t/mem/p/0-50/0/p0", "t/mem/p/0-50/0/p1");
+        assertThat(a.attempts()).isEqualTo(3); // the first part was not sent again
+        assertThat(metrics.shard(0).inserts.getLongValue()).isEqualTo(2);
+        assertThat(metrics.shard(0).batches.getLongValue()).isEqualTo(1);
+        assertThat(metrics.shard(0).records.getLongValue()).isEqualTo(6);
+        assertThat(fatal).isEmpty();
     }
 }

@@ -4,34 +4,23 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.clickhouse.block.Block;
 import dev.sluice.clickhouse.column.Column;
+import dev.sluice.clickhouse.defaults.AbsentRows;
 import dev.sluice.clickhouse.schema.TableSchema;
 import dev.sluice.pipeline.decode.TargetColumns;
 import dev.sluice.pipeline.testing.Tables;
-import java.time.LocalDate;
-import java.time.ZoneOffset;
-import java.util.ArrayList;
-import java.util.List;
+import java.lang.management.ManagementFactory;
 import org.junit.jupiter.api.Test;
 
 class OpenBatchTest {
-    private static final long NOW_MILLIS = 1_700_000_123_456L;
-
     private final TableSchema table =
-            Tables.table(
-                    "t",
-                    "id UInt64",
-                    "tag String DEFAULT 'none'",
-                    "n Int32 DEFAULT CAST(7, 'Int32')",
-                    "plain String",
-                    "at DateTime DEFAULT now()",
-                    "day Date DEFAULT today()",
-                    "weird String DEFAULT concat(plain, 'x')");
+            Tables.table("t", "id UInt64", "tag String DEFAULT 'none'", "plain String");
     private final TargetColumns columns = new TargetColumns(table, table.insertableColumns());
     private final OpenBatch batch =
-            new OpenBatch("p", columns.newBlock(), ClientDefaults.of(columns, ZoneOffset.UTC));
+            new OpenBatch(
+                    "p", new BatchBuffers(columns.newBlock(), new AbsentRows(columns.size())));
 
-    /** Appends a row; a null value is an absent field (type default + absent). */
-    private void row(long position, Object... values) {
+    /** Begins a row and appends its values; a null value is an absent field. */
+    private void begin(Object... values) {
         batch.beginRow();
         Block b = batch.block();
         for (int c = 0; c < values.length; c++) {
@@ -45,77 +34,81 @@ class OpenBatchTest {
                 col.appendString((String) values[c]);
             }
         }
-        batch.decoded(NOW_MILLIS);
-        batch.commitRow(position, NOW_MILLIS);
-    }
-
-    private static List<String> names(Block b) {
-        List<String> n = new ArrayList<>();
-        for (int c = 0; c < b.columnCount(); c++) {
-            n.add(b.column(c).name());
-        }
-        return n;
     }
 
     @Test
-    void aColumnNoRowHasIsLeftOutWithoutCopyingTheOthers() {
-        row(0, 1L, "a", null, "x", null, null, null);
-        row(10, 2L, "b", null, "y", null, null, null);
+    void absentFieldsAreMarkedForTheirRowWhenItIsCommitted() {
+        begin(1L, null, "x");
+        assertThat(batch.absentRows().anyAbsent(1)).isFalse(); // not before the commit
+        assertThat(batch.commitRow(0)).isTrue();
+        begin(2L, "b", null);
+        batch.absent(2); // reported twice: one mark
+        assertThat(batch.commitRow(10)).isFalse();
 
-        Block sent = batch.insertBlock();
-        assertThat(names(sent)).containsExactly("id", "tag", "plain");
-        assertThat(sent.column(0)).isSameAs(batch.block().column(0));
-        assertThat(sent.typeNames()).containsExactly("UInt64", "String", "String");
-        assertThat(batch.unsendable()).isNull(); // weird is absent everywhere: the server fills it
-    }
-
-    @Test
-    void rowsLackingAColumnOthersHaveGetItsLiteralOrClockDefault() {
-        row(0, 1L, "a", 5L, "x", null, null, "w");
-        row(10, 2L, null, null, "y", null, null, "w");
-        Block b = batch.block();
-
-        assertThat(b.column(1).getString(1)).isEqualTo("none");
-        assertThat(b.column(2).getLong(1)).isEqualTo(7);
-        assertThat(b.column(4).getLong(0)).isEqualTo(NOW_MILLIS / 1000);
-        assertThat(b.column(5).getLong(1))
-                .isEqualTo(LocalDate.ofEpochDay(NOW_MILLIS / 86_400_000).toEpochDay());
-        assertThat(names(batch.insertBlock())).containsExactly("id", "tag", "n", "plain", "weird");
-        assertThat(batch.unsendable()).isNull();
-    }
-
-    @Test
-    void aMixOfPresentAndAbsentForAnExpressionTheClientCannotComputeFailsTheBatch() {
-        row(0, 1L, "a", 5L, "x", null, null, "w");
-        row(10, 2L, "b", 6L, "y", null, null, null);
-        assertThat(batch.unsendable())
-                .contains("column weird")
-                .contains("concat(plain, 'x')")
-                .contains("1 of this batch's 2 records");
-    }
-
-    @Test
-    void aColumnWithoutDefaultKeepsTheTypeDefaultTheDecoderAppended() {
-        row(0, 1L, "a", 5L, "x", null, null, "w");
-        row(10, 2L, "b", 6L, null, null, null, "w");
-        assertThat(batch.block().column(3).getString(1)).isEmpty();
-        assertThat(names(batch.insertBlock())).contains("plain");
+        AbsentRows absent = batch.absentRows();
+        assertThat(absent.isAbsent(1, 0)).isTrue();
+        assertThat(absent.isAbsent(1, 1)).isFalse();
+        assertThat(absent.count(2)).isEqualTo(1);
+        assertThat(absent.isAbsent(2, 1)).isTrue();
+        assertThat(absent.anyAbsent(0)).isFalse();
+        assertThat(batch.block().column(1).getString(0)).isEmpty(); // the placeholder stays
+        assertThat(batch.firstPosition()).isZero();
+        assertThat(batch.lastPosition()).isEqualTo(10);
     }
 
     @Test
     void aRolledBackRowLeavesNoTrace() {
-        row(0, 1L, "a", 5L, "x", null, null, "w");
-        batch.beginRow();
-        batch.block().column(0).appendLong(9);
-        batch.absent(1);
+        begin(1L, "a", "x");
+        batch.commitRow(0);
+        begin(9L, null, null);
         batch.rollbackRow();
-        row(10, 2L, "b", 6L, "y", null, null, "w");
+        begin(2L, "b", "y");
+        batch.commitRow(10);
 
         assertThat(batch.block().rows()).isEqualTo(2);
         assertThat(batch.block().column(0).getLong(1)).isEqualTo(2);
-        assertThat(names(batch.insertBlock()))
-                .contains("tag"); // the rolled-back absence did not count
-        assertThat(batch.firstPosition()).isZero();
-        assertThat(batch.lastPosition()).isEqualTo(10);
+        assertThat(batch.absentRows().anyAbsent(1)).isFalse();
+        assertThat(batch.absentRows().anyAbsent(2)).isFalse();
+    }
+
+    @Test
+    void aValueATransformSetsIsTheRowsOwnEvenWhereTheFieldWasAbsent() {
+        begin(1L, null, null);
+        batch.present(1); // e.g. RowView.setString(tag, ...)
+        batch.commitRow(0);
+        assertThat(batch.absentRows().anyAbsent(1)).isFalse();
+        assertThat(batch.absentRows().isAbsent(2, 0)).isTrue();
+    }
+
+    @Test
+    void rowsWithAbsentFieldsAllocateNothingOnceTheBuffersAreWarm() {
+        BlockPool pool = new BlockPool(columns);
+        com.sun.management.ThreadMXBean mx =
+                (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+        long tid = Thread.currentThread().threadId();
+        int rows = 100_000;
+        long bytes = 0;
+        for (int round = 0; round < 4; round++) {
+            BatchBuffers buffers = pool.take();
+            long before = mx.getThreadAllocatedBytes(tid);
+            OpenBatch b = new OpenBatch("p", buffers);
+            for (int r = 0; r < rows; r++) {
+                b.beginRow();
+                b.block().column(0).appendLong(r);
+                b.block().column(1).appendDefault();
+                b.absent(1);
+                if (r % 2 == 0) {
+                    b.block().column(2).appendDefault();
+                    b.absent(2);
+                } else {
+                    b.block().column(2).appendString("x");
+                }
+                b.commitRow(r);
+            }
+            bytes = mx.getThreadAllocatedBytes(tid) - before;
+            assertThat(b.absentRows().count(2)).isEqualTo(rows / 2);
+            pool.give(buffers);
+        }
+        assertThat((double) bytes / rows).as("bytes per row").isLessThan(1);
     }
 }
