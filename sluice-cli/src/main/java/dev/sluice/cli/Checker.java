@@ -9,6 +9,7 @@ import dev.sluice.pipeline.decode.TargetColumns;
 import dev.sluice.pipeline.runtime.Factories;
 import dev.sluice.pipeline.runtime.SizingRule;
 import dev.sluice.pipeline.runtime.TargetTable;
+import dev.sluice.pipeline.sink.InsertPlan;
 import dev.sluice.pipeline.source.RecordBatch;
 import dev.sluice.pipeline.source.Source;
 import dev.sluice.pipeline.spec.PipelineSpec;
@@ -37,7 +38,7 @@ final class Checker {
 
     /** Returns the exit code: 0 when nothing is wrong. */
     int check(PipelineSpec spec, Factories factories, boolean sampleInput) {
-        TableSchema schema = null;
+        TargetTable first = null;
         for (int s = 0; s < spec.sink().shards().size(); s++) {
             ShardSpec shard = spec.sink().shards().get(s);
             for (String url : shard.replicas()) {
@@ -58,14 +59,14 @@ final class Checker {
                     if (dedup != null) {
                         warnings.add(where + ": retries and replays may duplicate rows: " + dedup);
                     }
-                    schema = schema == null ? t.schema() : schema;
+                    first = first == null ? t : first;
                 } catch (RuntimeException e) {
                     problems.add(where + ": " + e.getMessage());
                 }
             }
         }
-        if (schema != null) {
-            checkMapping(spec, factories, schema, sampleInput);
+        if (first != null) {
+            checkMapping(spec, factories, first, sampleInput);
         }
         String budget = SizingRule.check(spec);
         if (budget != null) {
@@ -88,7 +89,8 @@ final class Checker {
     }
 
     private void checkMapping(
-            PipelineSpec spec, Factories factories, TableSchema schema, boolean sampleInput) {
+            PipelineSpec spec, Factories factories, TargetTable table, boolean sampleInput) {
+        TableSchema schema = table.schema();
         TargetColumns target;
         try {
             target = factories.targetColumns(schema);
@@ -119,6 +121,14 @@ final class Checker {
                                 : "computed by the server (" + c.defaultKind() + ")";
                 out.println("note  column " + c.name() + " is not in the input: " + how);
             }
+        }
+        try {
+            InsertPlan plan = table.insertPlan(target, spec.sink());
+            plan.notes().forEach(n -> out.println("note  " + n));
+            warnings.addAll(plan.warnings());
+        } catch (IllegalArgumentException e) {
+            problems.add("column mapping: " + e.getMessage());
+            return;
         }
         if (!sampleInput) {
             return;

@@ -2,6 +2,8 @@ package dev.sluice.cli;
 
 import dev.sluice.clickhouse.client.ClickHouseException;
 import dev.sluice.clickhouse.column.ColumnValueException;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.NoSuchFileException;
 import picocli.CommandLine;
 
 /**
@@ -16,18 +18,28 @@ final class Errors implements CommandLine.IExecutionExceptionHandler {
     @Override
     public int handleExecutionException(
             Exception e, CommandLine cli, CommandLine.ParseResult parseResult) {
-        String message =
-                e instanceof ClickHouseException
-                                || e instanceof ColumnValueException
-                                || e instanceof IllegalArgumentException
-                                || e instanceof CliException
-                                || e instanceof dev.sluice.pipeline.config.ConfigException
-                        ? e.getMessage()
-                        : e.getClass().getSimpleName() + ": " + e.getMessage();
+        String message = message(e);
         cli.getErr().println("sluice " + cli.getCommandName() + ": " + message);
         if ("1".equals(System.getenv("SLUICE_DEBUG"))) {
             e.printStackTrace(cli.getErr());
         }
         return e instanceof IllegalArgumentException ? EXIT_USAGE : EXIT_FAILURE;
+    }
+
+    private static String message(Exception e) {
+        if (e instanceof NoSuchFileException) {
+            return "cannot read " + e.getMessage() + ": no such file"; // the message is the path
+        }
+        if (e instanceof AccessDeniedException) {
+            return "cannot read " + e.getMessage() + ": permission denied";
+        }
+        if (e instanceof ClickHouseException
+                || e instanceof ColumnValueException
+                || e instanceof IllegalArgumentException
+                || e instanceof CliException
+                || e instanceof dev.sluice.pipeline.config.ConfigException) {
+            return e.getMessage();
+        }
+        return e.getClass().getSimpleName() + ": " + e.getMessage();
     }
 }

@@ -1,5 +1,6 @@
 package dev.sluice.cli;
 
+import dev.sluice.clickhouse.client.ConnectionConfig;
 import dev.sluice.pipeline.config.ConfigDefaults;
 import dev.sluice.pipeline.config.Units;
 import dev.sluice.pipeline.errors.ErrorPolicy;
@@ -49,6 +50,8 @@ import picocli.CommandLine.Parameters;
             "Progress is saved under .sluice/state/: after a failure, rerun with --resume."
         })
 final class LoadCommand implements Callable<Integer> {
+    private static final long MAX_RECORD_LIMIT = 1L << 30;
+
     @Parameters(
             arity = "1..*",
             paramLabel = "INPUT",
@@ -79,6 +82,15 @@ final class LoadCommand implements Callable<Integer> {
             paramLabel = "A,B,C",
             description = "Columns of headerless CSV/TSV fields, in order")
     List<String> columns = new ArrayList<>();
+
+    @Option(
+            names = "--field",
+            paramLabel = "COLUMN=PATH",
+            description =
+                    "Where a column's value is: a JSON pointer (/user/id), a dotted path"
+                            + " (user.id) or $ for the whole record; for CSV/TSV the header"
+                            + " name (repeatable)")
+    Map<String, String> fields = new LinkedHashMap<>();
 
     @Option(
             names = "--header",
@@ -133,11 +145,25 @@ final class LoadCommand implements Callable<Integer> {
             description = "Stop after this many rejected records (-1: no limit)")
     long maxErrors;
 
+    @Option(
+            names = "--max-record-bytes",
+            defaultValue = "8MiB",
+            paramLabel = "SIZE",
+            description =
+                    "A longer record is rejected (by --on-error) instead of read (default:"
+                            + " ${DEFAULT-VALUE})")
+    String maxRecordBytes;
+
     @Option(names = "--ignore-unknown", description = "Skip input fields that name no column")
     boolean ignoreUnknown;
 
     @Option(names = "--presort", description = "Sort each batch by the table's ORDER BY key")
     boolean presort;
+
+    @Option(
+            names = "--split-partitions",
+            description = "Split each batch by the table's PARTITION BY key: one INSERT per part")
+    boolean splitPartitions;
 
     @Option(names = "--resume", description = "Continue a previous load of the same inputs")
     boolean resume;
@@ -173,18 +199,18 @@ final class LoadCommand implements Callable<Integer> {
 
     PipelineSpec spec() {
         String target = Urls.resolve(url);
+        ConnectionConfig.parse(target); // a malformed URL is a usage error (exit 2), as for ping
         boolean stdin = inputs.size() == 1 && inputs.get(0).equals("-");
         Format fmt = format(stdin);
+        int maxRecord = maxRecordBytes();
         SourceSpec source =
-                stdin
-                        ? new StdinSource(ConfigDefaults.MAX_RECORD_BYTES)
-                        : new FileSource(inputs, false, ConfigDefaults.MAX_RECORD_BYTES);
+                stdin ? new StdinSource(maxRecord) : new FileSource(inputs, false, maxRecord);
         boolean hasHeader =
                 header != null
                         ? header
                         : (fmt == Format.CSV || fmt == Format.TSV) && columns.isEmpty();
         DecodeSpec decode =
-                new DecodeSpec(fmt, columns, hasHeader, Map.of(), ignoreUnknown, delimiter);
+                new DecodeSpec(fmt, columns, hasHeader, fields, ignoreUnknown, delimiter);
         List<ShardSpec> shardSpecs = new ArrayList<>();
         for (int i = 0; i < Math.max(1, shards); i++) {
             shardSpecs.add(new ShardSpec(List.of(target), 1));
@@ -200,6 +226,7 @@ final class LoadCommand implements Callable<Integer> {
                         ConfigDefaults.INFLIGHT_PER_SHARD,
                         compression,
                         presort,
+                        splitPartitions,
                         settings,
                         ConfigDefaults.RETRY);
         ErrorPolicy policy = ErrorPolicy.parse(onError);
@@ -229,6 +256,16 @@ final class LoadCommand implements Callable<Integer> {
                 new CheckpointSpec(
                         ConfigDefaults.CHECKPOINT_INTERVAL, ConfigDefaults.checkpointDir(name)),
                 new PipelineSpec.AdminSpec(admin));
+    }
+
+    /** The same range the configuration's {@code max_record_bytes} allows. */
+    private int maxRecordBytes() {
+        long n = Units.parseSize(maxRecordBytes);
+        if (n < 1 || n > MAX_RECORD_LIMIT) {
+            throw new IllegalArgumentException(
+                    "--max-record-bytes " + maxRecordBytes + ": expected 1 B to 1 GiB");
+        }
+        return (int) n;
     }
 
     private Format format(boolean stdin) {

@@ -10,6 +10,7 @@ import dev.sluice.pipeline.time.Clock;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.util.Locale;
+import java.util.concurrent.atomic.AtomicBoolean;
 import sun.misc.Signal;
 
 /**
@@ -57,11 +58,21 @@ final class PipelineRunner {
                                 + pipeline.adminAddress().getPort()
                                 + "/metrics");
             }
+            AtomicBoolean signalled = new AtomicBoolean();
             Runnable drain =
                     () -> {
                         err.println();
-                        err.println("draining: finishing in-flight batches...");
-                        pipeline.drain(DRAIN_TIMEOUT);
+                        if (signalled.compareAndSet(false, true)) {
+                            err.println(
+                                    "draining: finishing in-flight batches (signal again to stop"
+                                            + " at once)...");
+                            pipeline.drain(DRAIN_TIMEOUT);
+                        } else {
+                            // A second signal means "now": stop without waiting for the drain.
+                            err.println(
+                                    "stopping: in-flight batches are abandoned (replayed on the next run)");
+                            pipeline.stop();
+                        }
                     };
             handle("TERM", drain);
             handle("INT", drain);

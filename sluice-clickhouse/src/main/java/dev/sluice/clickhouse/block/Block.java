@@ -117,6 +117,19 @@ public final class Block {
         return n;
     }
 
+    /**
+     * Grows each column's buffers to the capacity of the same column of {@code other}, a block of
+     * the same columns (see {@link Column#reserveLike}).
+     */
+    public void reserveLike(Block other) {
+        if (other.columns.size() != columns.size()) {
+            throw new IllegalArgumentException("blocks of different columns");
+        }
+        for (int i = 0; i < columns.size(); i++) {
+            columns.get(i).reserveLike(other.columns.get(i));
+        }
+    }
+
     /** Drops all rows of every column, keeping capacity. */
     public void reset() {
         for (Column c : columns) {

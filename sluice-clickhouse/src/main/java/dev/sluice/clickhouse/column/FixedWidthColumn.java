@@ -55,6 +55,13 @@ public abstract class FixedWidthColumn extends Column {
     }
 
     /** Ensures room for {@code more} rows and returns the byte offset of the next row. */
+    @Override
+    public final void reserveLike(Column other) {
+        if (other instanceof FixedWidthColumn f && data.length < f.data.length) {
+            data = Arrays.copyOf(data, f.data.length);
+        }
+    }
+
     protected final int reserve(int more) {
         int offset = rows * width;
         long needed = offset + (long) more * width;

@@ -43,6 +43,18 @@ public class StringColumn extends Column {
     }
 
     @Override
+    public final void reserveLike(Column other) {
+        if (other instanceof StringColumn s) {
+            if (bytes.length < s.bytes.length) {
+                bytes = Arrays.copyOf(bytes, s.bytes.length);
+            }
+            if (ends.length < s.ends.length) {
+                ends = Arrays.copyOf(ends, s.ends.length);
+            }
+        }
+    }
+
+    @Override
     public final long dataBytes() {
         return used; // exact: the prefixes are stored
     }

@@ -1,0 +1,126 @@
+package dev.sluice.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A ClickHouse instance of a test's own, started with {@code scripts/clickhouse} in a temporary
+ * directory, for tests that stop, restart or freeze the server: the shared test server that other
+ * tests use is never disturbed. Stopping keeps the data and a restart reuses the same ports, so a
+ * running {@code sluice} can reconnect to the URL it was given.
+ */
+final class PrivateClickHouse implements AutoCloseable {
+    private final Path script;
+    private final Path dir;
+    private Map<String, String> env = Map.of();
+    private boolean suspended;
+
+    private PrivateClickHouse(Path script, Path dir) {
+        this.script = script;
+        this.dir = dir;
+    }
+
+    /**
+     * Starts a fresh instance. Skips (or, with SLUICE_REQUIRE_CLICKHOUSE=1, fails) like every IT
+     * when no ClickHouse is installed and running.
+     */
+    static PrivateClickHouse start(String prefix) throws Exception {
+        QuickstartIT.url(); // the usual skip-or-fail when there is no ClickHouse at all
+        Path script = null;
+        for (Path p = Path.of("").toAbsolutePath(); p != null; p = p.getParent()) {
+            Path s = p.resolve("scripts/clickhouse");
+            if (Files.isExecutable(s)) {
+                script = s;
+                break;
+            }
+        }
+        assumeTrue(script != null, "scripts/clickhouse not found");
+        PrivateClickHouse server = new PrivateClickHouse(script, Files.createTempDirectory(prefix));
+        server.start();
+        return server;
+    }
+
+    /** Starts (again): same directory, same data, the previous ports when they are free. */
+    void start() throws IOException, InterruptedException {
+        run("start");
+        Map<String, String> e = new HashMap<>();
+        for (String line : Files.readAllLines(dir.resolve("env"))) {
+            int eq = line.indexOf('=');
+            if (eq > 0) {
+                e.put(line.substring(0, eq), line.substring(eq + 1));
+            }
+        }
+        env = e;
+    }
+
+    /** Stops the server gracefully (SIGTERM, then waits for it to exit); the data is kept. */
+    void stop() throws IOException, InterruptedException {
+        run("stop");
+    }
+
+    /** SIGSTOP: the server keeps its sockets open but answers nothing. */
+    void suspend() throws IOException, InterruptedException {
+        kill("STOP");
+        suspended = true;
+    }
+
+    /** SIGCONT after {@link #suspend()}. */
+    void resume() throws IOException, InterruptedException {
+        kill("CONT");
+        suspended = false;
+    }
+
+    String url() {
+        return env.get("CLICKHOUSE_URL");
+    }
+
+    long pid() {
+        return Long.parseLong(env.get("CLICKHOUSE_PID"));
+    }
+
+    private void kill(String signal) throws IOException, InterruptedException {
+        Process p = new ProcessBuilder("kill", "-" + signal, Long.toString(pid())).start();
+        assertThat(p.waitFor(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(p.exitValue()).as("kill -" + signal + " " + pid()).isZero();
+    }
+
+    private String run(String command) throws IOException, InterruptedException {
+        ProcessBuilder pb =
+                new ProcessBuilder(script.toString(), command).redirectErrorStream(true);
+        pb.environment().put("SLUICE_CLICKHOUSE_DIR", dir.toString());
+        pb.environment().put("SLUICE_CLICKHOUSE_TLS", "0");
+        for (String port :
+                List.of(
+                        "CLICKHOUSE_TCP_PORT",
+                        "CLICKHOUSE_HTTP_PORT",
+                        "CLICKHOUSE_TCP_SECURE_PORT",
+                        "CLICKHOUSE_HTTPS_PORT")) {
+            pb.environment().remove(port); // pick free ports, not the shared server's
+        }
+        Process p = pb.start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        if (!p.waitFor(120, TimeUnit.SECONDS) || p.exitValue() != 0) {
+            p.destroyForcibly();
+            throw new IllegalStateException("scripts/clickhouse " + command + " failed:\n" + out);
+        }
+        return out;
+    }
+
+    /** Removes the instance, data and all; a frozen server is thawed first so it can stop. */
+    @Override
+    public void close() throws IOException, InterruptedException {
+        if (suspended) {
+            resume();
+        }
+        run("reset");
+    }
+}
