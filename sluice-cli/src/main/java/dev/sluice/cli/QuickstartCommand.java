@@ -125,7 +125,12 @@ final class QuickstartCommand implements Callable<Integer> {
                         + table
                         + " GROUP BY kind ORDER BY n DESC LIMIT 5\"");
         out.println(
-                "Next: ./sluice load --help, ./sluice run examples/generator-to-clickhouse.yaml");
+                "Next: ./sluice load --help; for the examples/ pipelines, point CLICKHOUSE_URL at"
+                        + " this server ("
+                        + (clientHint.startsWith("clickhouse-client")
+                                ? "it is already set"
+                                : "eval \"$(scripts/clickhouse env)\"")
+                        + ") and run ./sluice check examples/generator-to-clickhouse.yaml");
         return 0;
     }
 
