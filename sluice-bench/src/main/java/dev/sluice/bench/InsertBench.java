@@ -114,7 +114,7 @@ public final class InsertBench {
         }
         provenance.put("server_version", version);
         provenance.put("server_pid", opt.serverPid);
-        provenance.put("host", hostName());
+        provenance.put("host", Summaries.hostName());
         provenance.put("cores", Runtime.getRuntime().availableProcessors());
         provenance.put("git_commit", opt.gitCommit);
         provenance.put(
@@ -530,26 +530,7 @@ public final class InsertBench {
 
     private static String stat(
             List<Run> runs, java.util.function.ToDoubleFunction<Run> f, String format) {
-        if (runs.isEmpty()) {
-            return "-";
-        }
-        double[] v = runs.stream().mapToDouble(f).sorted().toArray();
-        double median =
-                v.length % 2 == 1 ? v[v.length / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
-        return String.format(Locale.ROOT, format, median)
-                + " ["
-                + String.format(Locale.ROOT, format, v[0])
-                + "-"
-                + String.format(Locale.ROOT, format, v[v.length - 1])
-                + "]";
-    }
-
-    private static String hostName() {
-        try {
-            return Files.readString(Path.of("/proc/sys/kernel/hostname")).strip();
-        } catch (IOException e) {
-            return String.valueOf(System.getenv("HOSTNAME"));
-        }
+        return Summaries.stat(runs.stream().mapToDouble(f).toArray(), format);
     }
 
     private static void log(String format, Object... args) {

@@ -122,7 +122,7 @@ public final class LoadBench {
         provenance.put("bench", "load");
         provenance.put("server_version", version);
         provenance.put("server_pid", opt.serverPid);
-        provenance.put("host", hostName());
+        provenance.put("host", Summaries.hostName());
         provenance.put("cores", Runtime.getRuntime().availableProcessors());
         provenance.put("git_commit", opt.gitCommit);
         provenance.put("sluice_jar", opt.sluiceJar.toString());
@@ -504,8 +504,8 @@ public final class LoadBench {
             sb.append(" |\n");
         }
         sb.append('\n');
-        double client = median(timed, CLIENT_TSV, Run::rowsPerSecond);
-        double tsvRate = median(timed, SLUICE_TSV, Run::rowsPerSecond);
+        double client = medianOf(timed, CLIENT_TSV, Run::rowsPerSecond);
+        double tsvRate = medianOf(timed, SLUICE_TSV, Run::rowsPerSecond);
         if (!Double.isNaN(client) && !Double.isNaN(tsvRate)) {
             sb.append(
                     String.format(
@@ -513,7 +513,7 @@ public final class LoadBench {
                             "- sluice-tsv / client-tsv: %.2fx (target >= 1.0x)%n",
                             tsvRate / client));
         }
-        double jsonRate = median(timed, SLUICE_NDJSON, Run::rowsPerSecond);
+        double jsonRate = medianOf(timed, SLUICE_NDJSON, Run::rowsPerSecond);
         if (!Double.isNaN(jsonRate)) {
             sb.append(
                     String.format(
@@ -521,40 +521,18 @@ public final class LoadBench {
                             "- sluice-ndjson: %,.0f rows/s (target >= 300,000), %.2f client CPU-s"
                                     + " / M rows (target <= 2.5)%n",
                             jsonRate,
-                            median(timed, SLUICE_NDJSON, Run::clientCpuPerMillion)));
+                            medianOf(timed, SLUICE_NDJSON, Run::clientCpuPerMillion)));
         }
         return sb.toString();
     }
 
-    private static double median(List<Run> runs, String arm, ToDoubleFunction<Run> f) {
-        double[] v = runs.stream().filter(r -> r.arm.equals(arm)).mapToDouble(f).sorted().toArray();
-        if (v.length == 0) {
-            return Double.NaN;
-        }
-        return v.length % 2 == 1 ? v[v.length / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
+    private static double medianOf(List<Run> runs, String arm, ToDoubleFunction<Run> f) {
+        return Summaries.median(
+                runs.stream().filter(r -> r.arm.equals(arm)).mapToDouble(f).toArray());
     }
 
     private static String stat(List<Run> runs, ToDoubleFunction<Run> f, String format) {
-        double[] v = runs.stream().mapToDouble(f).filter(d -> !Double.isNaN(d)).sorted().toArray();
-        if (v.length == 0) {
-            return "-";
-        }
-        double median =
-                v.length % 2 == 1 ? v[v.length / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
-        return String.format(Locale.ROOT, format, median)
-                + " ["
-                + String.format(Locale.ROOT, format, v[0])
-                + "-"
-                + String.format(Locale.ROOT, format, v[v.length - 1])
-                + "]";
-    }
-
-    private static String hostName() {
-        try {
-            return Files.readString(Path.of("/proc/sys/kernel/hostname")).strip();
-        } catch (IOException e) {
-            return String.valueOf(System.getenv("HOSTNAME"));
-        }
+        return Summaries.stat(runs.stream().mapToDouble(f).toArray(), format);
     }
 
     private static void log(String format, Object... args) {
