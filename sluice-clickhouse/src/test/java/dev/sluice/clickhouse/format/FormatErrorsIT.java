@@ -11,6 +11,7 @@ import dev.sluice.clickhouse.client.ServerException;
 import dev.sluice.clickhouse.http.HttpConnection;
 import dev.sluice.clickhouse.http.InputFormat;
 import dev.sluice.clickhouse.io.WireOutput;
+import dev.sluice.clickhouse.it.FaultyProxy;
 import dev.sluice.clickhouse.it.TestServer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -210,7 +211,7 @@ class FormatErrorsIT {
                             + table
                             + " (k UInt32, s String) ENGINE = MergeTree ORDER BY k");
         }
-        try (CuttingProxy proxy = new CuttingProxy(direct.host(), direct.port());
+        try (FaultyProxy proxy = new FaultyProxy(direct.host(), direct.port());
                 HttpConnection c =
                         FormatServer.http(
                                 direct.toBuilder().host("127.0.0.1").port(proxy.port()).build())) {

@@ -15,7 +15,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * A loopback TCP proxy in front of the real server that can cut or stall connections on demand, to
  * see how the client behaves when the network or the server fails mid-request.
  */
-final class FaultyProxy implements AutoCloseable {
+public final class FaultyProxy implements AutoCloseable {
     private final ServerSocket listener;
     private final InetSocketAddress target;
     private final List<Socket> sockets = new CopyOnWriteArrayList<>();
@@ -26,7 +26,7 @@ final class FaultyProxy implements AutoCloseable {
     /** Cut all connections once this many bytes went to the server (Long.MAX_VALUE: never). */
     private volatile long cutAfterBytes = Long.MAX_VALUE;
 
-    FaultyProxy(String host, int port) throws IOException {
+    public FaultyProxy(String host, int port) throws IOException {
         this.target = new InetSocketAddress(host, port);
         this.listener = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
         Thread t = new Thread(this::acceptLoop, "faulty-proxy-accept");
@@ -34,25 +34,25 @@ final class FaultyProxy implements AutoCloseable {
         t.start();
     }
 
-    int port() {
+    public int port() {
         return listener.getLocalPort();
     }
 
-    long bytesToServer() {
+    public long bytesToServer() {
         return bytesToServer.get();
     }
 
     /** Stops forwarding in both directions without closing anything: a hung peer. */
-    void stall() {
+    public void stall() {
         stalled = true;
     }
 
-    void cutAfter(long bytes) {
+    public void cutAfter(long bytes) {
         cutAfterBytes = bytes;
     }
 
     /** Closes every connection abruptly. */
-    void cutAll() {
+    public void cutAll() {
         for (Socket s : sockets) {
             try {
                 s.setSoLinger(true, 0); // RST, like a crashed peer
