@@ -57,6 +57,10 @@ public final class HttpConnection implements ClickHouseClient {
     private final SSLSocketFactory tls;
     private final FrameEncoder encoder;
     private final ContentEncoding contentEncoding;
+
+    /** How much of a broken result body is kept to look for an appended exception. */
+    private static final int TAIL_BYTES = 64 << 10;
+
     private final ServerInfo server;
     private final Set<String> inputFormats;
     private boolean closed;
@@ -260,14 +264,27 @@ public final class HttpConnection implements ClickHouseClient {
         r.readBody(
                 context,
                 in -> {
-                    WireInput wire = new WireInput(in, 1 << 16);
-                    while (!wire.atEnd()) {
-                        Block b = NativeBlockCodec.read(wire, 0).block();
-                        if (b.rows() > 0) {
-                            rows[0] += b.rows();
-                            rows[1]++;
-                            onBlock.accept(b);
+                    TailRecordingInputStream tail = new TailRecordingInputStream(in, TAIL_BYTES);
+                    try {
+                        WireInput wire = new WireInput(tail, 1 << 16);
+                        while (!wire.atEnd()) {
+                            Block b = NativeBlockCodec.read(wire, 0).block();
+                            if (b.rows() > 0) {
+                                rows[0] += b.rows();
+                                rows[1]++;
+                                onBlock.accept(b);
+                            }
                         }
+                    } catch (WireException broken) {
+                        // With wait_end_of_query=0 (or a result larger than the server buffers)
+                        // a failure after the first bytes can only be appended to the body.
+                        dev.sluice.clickhouse.client.ServerException appended =
+                                HttpErrors.fromBodyTail(tail.tailAndRest(TAIL_BYTES), context);
+                        if (appended != null) {
+                            appended.addSuppressed(broken);
+                            throw appended;
+                        }
+                        throw broken;
                     }
                 });
         return new QueryResult(id, rows[0], rows[1], Progress.ZERO, null);
