@@ -24,6 +24,7 @@ final class PipelineRunner {
     private final PrintStream out;
     private final PrintStream err;
     private String resumeHint = "";
+    private boolean showNotes;
 
     PipelineRunner(PrintStream out, PrintStream err) {
         this.out = out;
@@ -33,6 +34,15 @@ final class PipelineRunner {
     /** Appended to a failure's message, e.g. how to continue from the committed position. */
     PipelineRunner resumeHint(String hint) {
         this.resumeHint = hint;
+        return this;
+    }
+
+    /**
+     * Also print what start-up decided about the table (defaults, pre-sorting, partition split), as
+     * {@code sluice check} does: for a long-running pipeline, the operator's record of it.
+     */
+    PipelineRunner showNotes() {
+        this.showNotes = true;
         return this;
     }
 
@@ -49,6 +59,11 @@ final class PipelineRunner {
         try (pipeline) {
             for (String w : pipeline.warnings()) {
                 err.println("warning: " + w);
+            }
+            if (showNotes) {
+                for (String n : pipeline.notes()) {
+                    err.println("note: " + n);
+                }
             }
             if (pipeline.adminAddress() != null) {
                 err.println(

@@ -26,6 +26,7 @@ final class RunCommand implements Callable<Integer> {
         PipelineSpec spec = ConfigLoader.system().load(config);
         long expected = spec.source() instanceof PipelineSpec.GeneratorSource g ? g.rows() : 0;
         return new PipelineRunner(System.out, System.err)
+                .showNotes()
                 .run(spec, new SpecFactories(spec, Clock.SYSTEM, System.in), expected);
     }
 }

@@ -30,7 +30,11 @@ final class SluiceCli {
         /** stderr's lines without the warnings every run may print (e.g. deduplication). */
         List<String> errorLines() {
             return Arrays.stream(stderr.split("\n"))
-                    .filter(l -> !l.isBlank() && !l.startsWith("warning: "))
+                    .filter(
+                            l ->
+                                    !l.isBlank()
+                                            && !l.startsWith("warning: ")
+                                            && !l.startsWith("note: "))
                     .toList();
         }
 
