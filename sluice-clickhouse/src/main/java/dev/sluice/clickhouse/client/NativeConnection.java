@@ -49,7 +49,10 @@ import java.util.function.Consumer;
  * uncompressed data each; a Data packet always ends on a frame boundary.
  *
  * <p>Not thread-safe: one connection serves one thread at a time. After a network failure or a
- * protocol error the connection is broken and every further call fails; open a new one.
+ * protocol error the connection is broken and every further call fails; open a new one. After the
+ * server ends a query with an exception, the next call first reconnects: the server may have failed
+ * before reading what was already sent for that query (18.16 does not skip it and would take the
+ * leftover packets for the next query's), so that socket cannot be trusted.
  */
 public final class NativeConnection implements ClickHouseClient {
     /** Our client version, reported in Hello and ClientInfo. */
@@ -71,20 +74,26 @@ public final class NativeConnection implements ClickHouseClient {
     }
 
     private final ConnectionConfig config;
-    private final Socket socket;
-    private final OutputStream socketOut;
-    private final WireInput in;
-    private final WireInput blockIn;
-    private final WireOutput out;
-    private final WireOutput blockOut;
     private final FrameEncoder encoder;
     private final boolean compressed;
     private final ServerInfo server;
     private final int revision;
-    private final String initialAddress;
+
+    // The socket and its streams: replaced when the connection reconnects after an exception.
+    private Socket socket;
+    private OutputStream socketOut;
+    private WireInput in;
+    private WireInput blockIn;
+    private WireOutput out;
+    private WireOutput blockOut;
+    private String initialAddress;
+
     private long socketBytesWritten;
     private State state = State.IDLE;
     private String brokenReason;
+
+    /** The server ended the last query with an exception: reconnect before the next one. */
+    private boolean stale;
 
     // Per query: what the server reported so far.
     private Progress progress = Progress.ZERO;
@@ -97,29 +106,71 @@ public final class NativeConnection implements ClickHouseClient {
 
     private NativeConnection(ConnectionConfig config, Socket socket) throws IOException {
         this.config = config;
+        this.compressed = config.compression() != CompressionMethod.NONE;
+        this.encoder =
+                compressed ? new FrameEncoder(config.compression(), config.zstdLevel()) : null;
+        attach(socket);
+        ServerHello hello = handshake();
+        this.revision =
+                ProtocolRevision.negotiate(ProtocolRevision.CLIENT_REVISION, hello.revision());
+        this.server = ServerInfo.from(hello, revision);
+        sendAddendum();
+    }
+
+    /** Makes {@code socket} the one this connection talks through. */
+    private void attach(Socket socket) throws IOException {
         this.socket = socket;
         this.socketOut = socket.getOutputStream();
         this.in = new WireInput(socket.getInputStream(), INPUT_BUFFER_BYTES);
         this.out = new WireOutput(RAW_OUTPUT_BYTES, this::writeToSocket);
-        this.compressed = config.compression() != CompressionMethod.NONE;
         if (compressed) {
-            this.encoder = new FrameEncoder(config.compression(), config.zstdLevel());
             this.blockOut = new WireOutput(FrameEncoder.MAX_FRAME_INPUT, encoder.drainInto(out));
             this.blockIn = new WireInput(new FrameInputStream(in), INPUT_BUFFER_BYTES);
         } else {
-            this.encoder = null;
             this.blockOut = out;
             this.blockIn = in;
         }
         this.initialAddress =
                 InitialAddress.format((InetSocketAddress) socket.getLocalSocketAddress());
-        ServerHello hello = handshake();
-        this.revision =
-                ProtocolRevision.negotiate(ProtocolRevision.CLIENT_REVISION, hello.revision());
-        this.server = ServerInfo.from(hello, revision);
+    }
+
+    private void sendAddendum() {
         if (revision >= ProtocolRevision.DBMS_MIN_PROTOCOL_VERSION_WITH_ADDENDUM) {
             new Addendum("").write(out, revision);
             out.flush();
+        }
+    }
+
+    /**
+     * Replaces the socket with a fresh one to the same server, after the server ended a query with
+     * an exception. A server that now answers with another revision is a different server: the
+     * connection is then broken.
+     */
+    private void reconnect(String what) {
+        stale = false;
+        closeQuietly(socket);
+        try {
+            attach(connect(config));
+            ServerHello hello = handshake();
+            int again =
+                    ProtocolRevision.negotiate(ProtocolRevision.CLIENT_REVISION, hello.revision());
+            if (again != revision) {
+                markBroken(
+                        "after reconnecting, the server negotiates revision "
+                                + again
+                                + " instead of "
+                                + revision);
+                closeQuietly(socket);
+                return;
+            }
+            sendAddendum();
+        } catch (IOException e) {
+            markBroken("reconnecting failed: " + describe(e));
+        } catch (ClickHouseException e) {
+            markBroken("reconnecting failed: " + e.getMessage());
+        } catch (WireException e) {
+            markBroken("reconnecting failed: " + e.getMessage());
+            closeQuietly(socket);
         }
     }
 
@@ -129,6 +180,16 @@ public final class NativeConnection implements ClickHouseClient {
             throw new IllegalArgumentException(
                     "NativeConnection needs a clickhouse:// URL, not " + config);
         }
+        try {
+            return new NativeConnection(config, connect(config));
+        } catch (IOException e) {
+            throw new ConnectionException(
+                    "cannot connect to ClickHouse at " + config.address() + ": " + describe(e), e);
+        }
+    }
+
+    /** A connected socket (TLS when configured), or a ConnectionException saying why not. */
+    private static Socket connect(ConnectionConfig config) {
         Socket socket = new Socket();
         try {
             socket.setTcpNoDelay(true);
@@ -137,8 +198,7 @@ public final class NativeConnection implements ClickHouseClient {
                     new InetSocketAddress(config.host(), config.port()),
                     (int) Math.min(Integer.MAX_VALUE, config.connectTimeout().toMillis()));
             socket.setSoTimeout((int) Math.min(Integer.MAX_VALUE, config.readTimeout().toMillis()));
-            Socket s = config.secure() ? TlsSockets.wrap(socket, config) : socket;
-            return new NativeConnection(config, s);
+            return config.secure() ? TlsSockets.wrap(socket, config) : socket;
         } catch (SocketTimeoutException e) {
             closeQuietly(socket);
             throw new ConnectionException(
@@ -490,7 +550,8 @@ public final class NativeConnection implements ClickHouseClient {
             case TIMEZONE_UPDATE -> TimezoneUpdate.read(in, revision);
             case EXCEPTION -> {
                 ServerExceptionInfo info = ServerExceptionInfo.read(in, revision);
-                state = State.IDLE; // the server ended the query and is ready for the next
+                state = State.IDLE; // the server ended the query ...
+                stale = true; // ... but may not have read all we sent for it
                 throw new ServerException(info, context);
             }
             case END_OF_STREAM -> {}
@@ -636,6 +697,9 @@ public final class NativeConnection implements ClickHouseClient {
     }
 
     private void checkIdle(String what) {
+        if (state == State.IDLE && stale) {
+            reconnect(what);
+        }
         switch (state) {
             case IDLE -> {}
             case BUSY ->

@@ -18,6 +18,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** Every failure is one clear exception, and nothing hangs. */
 class ErrorsIT {
@@ -51,6 +53,43 @@ class ErrorsIT {
                     .satisfies(e -> assertThat(((ServerException) e).isRetryable()).isFalse());
             // The connection stays usable after a server-side error.
             assertThat(c.queryRows("SELECT 1")).containsExactly(List.of(1L));
+        }
+    }
+
+    /**
+     * Queries the server rejects before reading what the client sent after them (18.16 then takes
+     * the leftover external-tables block for the next query's and drops the connection with
+     * "Unexpected packet Data received from client"): the next queries on the same connection still
+     * work, inserts included.
+     */
+    @ParameterizedTest
+    @ValueSource(
+            strings = {
+                "SELEC 1",
+                "SELECT 'x' FROM",
+                "SELECT no_such_function(1)",
+                "SELECT * FROM sluice_test.no_such_table",
+                "OVERSIZED"
+            })
+    void aRejectedQueryLeavesTheConnectionUsable(String bad) {
+        String sql = bad.equals("OVERSIZED") ? "SELECT '" + "x".repeat(300_000) + "'" : bad;
+        try (NativeConnection c = TestServer.connect()) {
+            String table = newTable(c, "errreuse");
+            for (int round = 1; round <= 3; round++) {
+                assertThatThrownBy(() -> c.queryRows(sql)).isInstanceOf(ServerException.class);
+                assertThat(c.queryRows("SELECT " + round)).containsExactly(List.of((long) round));
+                assertThatThrownBy(() -> c.execute(sql)).isInstanceOf(ServerException.class);
+                try (Insert insert = c.insert(table, List.of("id", "small", "s"), Map.of())) {
+                    insert.column(0).appendLong(round);
+                    insert.column(1).appendLong(round);
+                    insert.column(2).appendString("r" + round);
+                    insert.endRow();
+                    insert.finish();
+                }
+            }
+            assertThat(c.queryRows("SELECT id, small, s FROM " + table + " ORDER BY id"))
+                    .containsExactly(
+                            List.of(1L, 1L, "r1"), List.of(2L, 2L, "r2"), List.of(3L, 3L, "r3"));
         }
     }
 
