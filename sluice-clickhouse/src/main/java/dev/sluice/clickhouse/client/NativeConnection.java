@@ -109,8 +109,17 @@ public final class NativeConnection implements ClickHouseClient {
         this.compressed = config.compression() != CompressionMethod.NONE;
         this.encoder =
                 compressed ? new FrameEncoder(config.compression(), config.zstdLevel()) : null;
-        attach(socket);
-        ServerHello hello = handshake();
+        ServerHello hello;
+        try {
+            attach(socket);
+            hello = handshake();
+        } catch (IOException | RuntimeException e) {
+            closeQuietly(socket);
+            if (encoder != null) {
+                encoder.close(); // its native compression context
+            }
+            throw e;
+        }
         this.revision =
                 ProtocolRevision.negotiate(ProtocolRevision.CLIENT_REVISION, hello.revision());
         this.server = ServerInfo.from(hello, revision);
