@@ -48,11 +48,11 @@ import org.openjdk.jmh.annotations.Warmup;
 @Warmup(iterations = 5, time = 1)
 @Measurement(iterations = 5, time = 1)
 @Fork(1)
-public class NdjsonDecodeBench {
+public class DecodeBench {
     static final int RECORDS = 4096;
 
-    @Param({"raw", "fields"})
-    public String mode;
+    @Param({"ndjson-raw", "ndjson-fields", "tsv"})
+    public String input;
 
     private Decoder decoder;
     private RecordBatch batch;
@@ -82,30 +82,47 @@ public class NdjsonDecodeBench {
 
     @Setup(Level.Trial)
     public void setUp() throws IOException {
-        Path dir = Files.createTempDirectory("ndjson-bench");
-        Path file = dir.resolve("events.ndjson");
+        Path dir = Files.createTempDirectory("decode-bench");
+        Path file = dir.resolve("events");
+        Path extracted = dir.resolve("extracted");
         try {
-            EventsFiles.writeNdjson(RECORDS, 7, file, dir.resolve("extracted.ndjson"));
+            if (input.equals("tsv")) {
+                EventsFiles.writeTsv(EventsData.generate(RECORDS, 7), file);
+            } else {
+                EventsFiles.writeNdjson(RECORDS, 7, file, extracted);
+            }
             batch = batchOf(Files.readAllBytes(file));
         } finally {
             Files.deleteIfExists(file);
-            Files.deleteIfExists(dir.resolve("extracted.ndjson"));
+            Files.deleteIfExists(extracted);
             Files.deleteIfExists(dir);
         }
-        boolean raw = mode.equals("raw");
-        TableSchema table =
-                table(
-                        raw
-                                ? EventsFiles.JSON_COLUMNS_DDL
-                                : "ts DateTime, tenant UInt32, kind String, id UInt64");
-        DecodeSpec spec =
-                new DecodeSpec(
-                        Format.JSON,
-                        List.of(),
-                        false,
-                        raw ? Map.of("raw", "$") : Map.of(),
-                        !raw,
-                        ',');
+        TableSchema table;
+        DecodeSpec spec;
+        switch (input) {
+            case "ndjson-raw" -> {
+                table = table(EventsFiles.JSON_COLUMNS_DDL);
+                spec =
+                        new DecodeSpec(
+                                Format.JSON, List.of(), false, Map.of("raw", "$"), false, ',');
+            }
+            case "ndjson-fields" -> {
+                table = table("ts DateTime, tenant UInt32, kind String, id UInt64");
+                spec = new DecodeSpec(Format.JSON, List.of(), false, Map.of(), true, ',');
+            }
+            case "tsv" -> {
+                table = table(EventsData.COLUMNS_DDL);
+                spec =
+                        new DecodeSpec(
+                                Format.TSV,
+                                List.of("ts", "tenant", "kind", "id", "payload"),
+                                false,
+                                Map.of(),
+                                false,
+                                ',');
+            }
+            default -> throw new IllegalArgumentException("input " + input);
+        }
         TargetColumns columns = DecoderFactory.targetColumns(spec, List.of(), table);
         decoder = DecoderFactory.create(spec, columns);
         target = new Target(columns.newBlock());
