@@ -175,9 +175,8 @@ public final class NativeConnection implements ClickHouseClient {
             sendAddendum();
         } catch (IOException e) {
             markBroken("reconnecting failed: " + describe(e));
-        } catch (ClickHouseException e) {
-            markBroken("reconnecting failed: " + e.getMessage());
-        } catch (WireException e) {
+            closeQuietly(socket);
+        } catch (ClickHouseException | WireException e) {
             markBroken("reconnecting failed: " + e.getMessage());
             closeQuietly(socket);
         }

@@ -36,6 +36,7 @@ final class HttpErrors {
     static ServerException fromBodyTail(byte[] tail, String context) {
         String latin = new String(tail, StandardCharsets.ISO_8859_1);
         int from = -1;
+        // The opening marker of a tagged exception: searched for before the closing one at the end.
         int marker = latin.lastIndexOf(MARKER, latin.length() - MARKER.length() - 3);
         int searchFrom = marker >= 0 ? marker : 0;
         Matcher m = TEXT_START.matcher(latin);
