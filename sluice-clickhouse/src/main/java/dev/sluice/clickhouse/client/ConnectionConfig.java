@@ -119,6 +119,11 @@ public final class ConnectionConfig {
 
     /** Parses a URL; {@code env} resolves environment variables (injectable for tests). */
     public static ConnectionConfig parse(String url, Function<String, String> env) {
+        if (url == null || url.isBlank()) {
+            throw new IllegalArgumentException(
+                    "no ClickHouse URL given (expected clickhouse://, clickhouses://, http:// or"
+                            + " https://)");
+        }
         URI uri;
         try {
             uri = new URI(url);

@@ -65,6 +65,12 @@ class ConnectionConfigTest {
         assertThat(parse("http://h").port()).isEqualTo(8123);
         assertThat(parse("https://h").port()).isEqualTo(8443);
         assertThat(parse("http://h?http_compression=gzip").httpContentEncoding()).isEqualTo("gzip");
+        assertThatThrownBy(() -> parse(null))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith("no ClickHouse URL given");
+        assertThatThrownBy(() -> parse("  "))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith("no ClickHouse URL given");
         assertThatThrownBy(() -> parse("postgres://h"))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("clickhouse://");
