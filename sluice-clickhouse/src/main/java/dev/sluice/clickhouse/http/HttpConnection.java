@@ -52,14 +52,14 @@ import javax.net.ssl.SSLSocketFactory;
  * because 18.16 returns empty bodies for {@code compress=1}.
  */
 public final class HttpConnection implements ClickHouseClient {
+    /** How much of a broken result body is kept to look for an appended exception. */
+    private static final int TAIL_BYTES = 64 << 10;
+
     private final ConnectionConfig config;
     private final String base;
     private final SSLSocketFactory tls;
     private final FrameEncoder encoder;
     private final ContentEncoding contentEncoding;
-
-    /** How much of a broken result body is kept to look for an appended exception. */
-    private static final int TAIL_BYTES = 64 << 10;
 
     private final ServerInfo server;
     private final Set<String> inputFormats;
