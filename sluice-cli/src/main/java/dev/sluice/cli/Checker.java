@@ -2,6 +2,7 @@ package dev.sluice.cli;
 
 import dev.sluice.clickhouse.block.Block;
 import dev.sluice.clickhouse.schema.TableSchema;
+import dev.sluice.pipeline.checkpoint.LocalCheckpoints;
 import dev.sluice.pipeline.decode.Decoder;
 import dev.sluice.pipeline.decode.RecordException;
 import dev.sluice.pipeline.decode.RowTarget;
@@ -18,7 +19,6 @@ import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 
 /**
  * {@code sluice check}: everything a run would find wrong, found without writing a row — the target
@@ -148,7 +148,7 @@ final class Checker {
         RecordBatch batch = new RecordBatch();
         int decoded = 0;
         int bad = 0;
-        try (Source source = factories.source(0, 1, Map.of())) {
+        try (Source source = factories.source(0, 1, LocalCheckpoints.inMemory())) {
             int n = source.poll(batch, SAMPLE_RECORDS, 1_000_000_000L);
             for (int i = 0; i < Math.max(0, n); i++) {
                 if (batch.errors > 0 && batch.error[i] != null) {

@@ -190,10 +190,15 @@ final class LoadCommand implements Callable<Integer> {
         if (!resume) {
             deleteRecursively(spec.checkpoint().dir()); // a fresh load starts at the beginning
         }
+        boolean fromStdin = spec.source() instanceof PipelineSpec.StdinSource;
         return new PipelineRunner(System.out, System.err)
                 .resumeHint(
                         " (rerun with --resume to continue from the committed position; add"
                                 + " --on-error skip or dead-letter to pass bad records)")
+                .bounded(
+                        fromStdin
+                                ? "standard input cannot be read again: load the rest from a file"
+                                : "rerun the same command with --resume to load the rest")
                 .run(spec, factories, 0);
     }
 

@@ -9,7 +9,10 @@ import dev.sluice.pipeline.spec.PipelineSpec;
 import dev.sluice.pipeline.time.Clock;
 import java.io.PrintStream;
 import java.time.Duration;
+import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import sun.misc.Signal;
 
@@ -25,6 +28,8 @@ final class PipelineRunner {
     private final PrintStream err;
     private String resumeHint = "";
     private boolean showNotes;
+    private String unfinishedHint;
+    private volatile int signal;
 
     PipelineRunner(PrintStream out, PrintStream err) {
         this.out = out;
@@ -43,6 +48,16 @@ final class PipelineRunner {
      */
     PipelineRunner showNotes() {
         this.showNotes = true;
+        return this;
+    }
+
+    /**
+     * The job has an end (a load of files or stdin): stopped by SIGTERM/SIGINT before it, it is
+     * unfinished, so the exit code says so (143/130) and the summary says where to resume — a
+     * stream ({@code run}) drained on request exits 0.
+     */
+    PipelineRunner bounded(String howToFinish) {
+        this.unfinishedHint = howToFinish;
         return this;
     }
 
@@ -74,8 +89,11 @@ final class PipelineRunner {
                                 + "/metrics");
             }
             AtomicBoolean signalled = new AtomicBoolean();
-            Runnable drain =
-                    () -> {
+            java.util.function.IntConsumer drain =
+                    number -> {
+                        if (signal == 0) {
+                            signal = number;
+                        }
                         err.println();
                         if (signalled.compareAndSet(false, true)) {
                             err.println(
@@ -89,26 +107,68 @@ final class PipelineRunner {
                             pipeline.stop();
                         }
                     };
-            handle("TERM", drain);
-            handle("INT", drain);
+            handle("TERM", () -> drain.accept(15));
+            handle("INT", () -> drain.accept(2));
             ProgressLine progress =
                     new ProgressLine(out, ProgressLine.stdoutIsTerminal(), expectedRows);
             long started = System.nanoTime();
             PipelineResult result;
             while ((result = pipeline.awaitCompletion(Duration.ofMillis(200))) == null) {
+                warn(pipeline, progress);
                 PipelineStats s = pipeline.stats();
                 progress.update(s.rowsWritten(), s.sourceBytesRead(), s.sourceBytesTotal());
             }
+            warn(pipeline, progress);
             progress.finish();
             summary(result.stats(), (System.nanoTime() - started) / 1e9);
             return switch (result.status()) {
-                case COMPLETED, DRAINED -> 0;
+                case COMPLETED -> 0;
+                case DRAINED -> {
+                    if (unfinishedHint == null) {
+                        yield 0;
+                    }
+                    err.println(
+                            "sluice: interrupted before the end of the input; "
+                                    + committedLine(result)
+                                    + "; "
+                                    + unfinishedHint);
+                    yield 128 + (signal == 0 ? 15 : signal);
+                }
                 case STOPPED, FAILED -> {
                     err.println("sluice: " + result.message() + resumeHint);
                     yield 1;
                 }
             };
         }
+    }
+
+    private void warn(Pipeline pipeline, ProgressLine progress) {
+        List<String> ws = pipeline.takeWarnings();
+        if (!ws.isEmpty()) {
+            progress.finish();
+            for (String w : ws) {
+                err.println("warning: " + w);
+            }
+        }
+    }
+
+    /** Where each partition's committed position is, compactly: what {@code --resume} continues. */
+    static String committedLine(PipelineResult result) {
+        Map<String, Long> committed = new TreeMap<>(result.committed());
+        if (committed.isEmpty()) {
+            return "nothing was committed";
+        }
+        StringBuilder sb = new StringBuilder("committed positions: ");
+        int shown = 0;
+        for (Map.Entry<String, Long> e : committed.entrySet()) {
+            if (shown == 5) {
+                sb.append(", and ").append(committed.size() - shown).append(" more");
+                break;
+            }
+            sb.append(shown++ == 0 ? "" : ", ").append(e.getKey()).append(" at byte ");
+            sb.append(e.getValue());
+        }
+        return sb.toString();
     }
 
     private static void handle(String signal, Runnable action) {

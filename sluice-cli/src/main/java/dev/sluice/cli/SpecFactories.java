@@ -1,13 +1,14 @@
 package dev.sluice.cli;
 
 import dev.sluice.clickhouse.schema.TableSchema;
+import dev.sluice.kafka.KafkaSources;
+import dev.sluice.pipeline.checkpoint.LocalCheckpoints;
 import dev.sluice.pipeline.decode.Decoder;
 import dev.sluice.pipeline.decode.DecoderFactory;
 import dev.sluice.pipeline.decode.TargetColumns;
 import dev.sluice.pipeline.errors.DeadLetters;
 import dev.sluice.pipeline.errors.FileDeadLetters;
 import dev.sluice.pipeline.runtime.Factories;
-import dev.sluice.pipeline.source.PositionStore;
 import dev.sluice.pipeline.source.Source;
 import dev.sluice.pipeline.source.SourceFactory;
 import dev.sluice.pipeline.spec.PipelineSpec;
@@ -17,11 +18,10 @@ import dev.sluice.pipeline.transform.Transforms;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.List;
-import java.util.Map;
 
 /**
- * The pipeline's parts built from a {@link PipelineSpec}. Positions live in the runtime's
- * checkpoint store (one source of truth); sources only start where it says.
+ * The pipeline's parts built from a {@link PipelineSpec}. File and generator sources keep their
+ * positions in the runtime's checkpoint directory; sources that keep them elsewhere ignore it.
  */
 final class SpecFactories implements Factories {
     private final PipelineSpec spec;
@@ -41,17 +41,16 @@ final class SpecFactories implements Factories {
      * exactly one owner.
      */
     @Override
-    public synchronized Source source(int reader, int readers, Map<String, Long> resumeFrom)
+    public synchronized Source source(int reader, int readers, LocalCheckpoints checkpoints)
             throws IOException {
+        if (spec.source() instanceof PipelineSpec.KafkaSource kafka) {
+            // A member of the group per pipeline thread; positions live in the group.
+            return KafkaSources.create(kafka, spec.name(), reader, clock);
+        }
         if (sources == null) {
             sources =
                     SourceFactory.create(
-                            spec.source(),
-                            spec.decode(),
-                            readers,
-                            PositionStore.inMemory(resumeFrom),
-                            clock,
-                            stdin);
+                            spec.source(), spec.decode(), readers, checkpoints, clock, stdin);
         }
         return sources.get(reader);
     }

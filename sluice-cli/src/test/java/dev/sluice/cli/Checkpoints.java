@@ -21,7 +21,8 @@ import java.util.regex.Pattern;
 final class Checkpoints {
     private static final Pattern POSITION = Pattern.compile("\"([^\"]+)\":(\\d+)");
     private static final Pattern ENTRY =
-            Pattern.compile("\\{\"p\":\"([^\"]+)\",\"f\":(\\d+),\"l\":(\\d+),\"s\":(\\d+)}");
+            Pattern.compile(
+                    "\\{\"p\":\"([^\"]+)\",\"f\":(\\d+),\"l\":(\\d+),\"s\":(\\d+)(?:,\"n\":\\d+)?}");
 
     /** One ledger line: a batch of partition {@code p} from position {@code f} to {@code l}. */
     record LedgerEntry(String partition, long first, long last, int shard) {}

@@ -17,7 +17,13 @@ import java.util.TreeMap;
  * whole file atomically (temporary file, fsync, rename, fsync of the directory), so a crash leaves
  * the previous or the new positions, never a torn file.
  *
- * <pre>{"version":1,"pipeline":"events","positions":{"/data/a.json":1048576,"/data/b.json":0}}
+ * <p>Beside the positions it keeps, per partition, what identifies the input the position belongs
+ * to (a file's device, inode and first bytes: a different file under the same path must not resume
+ * at the old offset) and a run id of the partition's own when its input was replaced (so that the
+ * new content's batches never share tokens with the old content's).
+ *
+ * <pre>{"version":1,"pipeline":"events","positions":{"/data/a.json":1048576,"/data/b.json":0},
+ *  "identities":{"/data/a.json":"dev=803,ino=1311;4096:9f2c…"},"runs":{}}
  * </pre>
  *
  * <p>Thread-safe: every pipeline thread saves the positions of its own partitions.
@@ -30,6 +36,9 @@ public final class CheckpointStore {
     private final Path file;
     private final String pipeline;
     private final Map<String, Long> positions;
+    private final Map<String, String> identities = new TreeMap<>();
+    private final Map<String, String> runs = new TreeMap<>();
+    private boolean identitiesChanged;
 
     private CheckpointStore(Path file, String pipeline, Map<String, Long> positions) {
         this.file = file;
@@ -46,8 +55,9 @@ public final class CheckpointStore {
         Files.createDirectories(dir);
         Path file = dir.resolve(FILE);
         Map<String, Long> positions = new TreeMap<>();
+        CheckpointStore store = new CheckpointStore(file, pipeline, positions);
         if (Files.exists(file)) {
-            String owner = read(file, positions);
+            String owner = read(file, positions, store.identities, store.runs);
             if (!pipeline.equals(owner)) {
                 throw new IOException(
                         file
@@ -58,10 +68,12 @@ public final class CheckpointStore {
                                 + "': use another checkpoint.dir, or the pipeline's old name");
             }
         }
-        return new CheckpointStore(file, pipeline, positions);
+        return store;
     }
 
-    private static String read(Path file, Map<String, Long> into) throws IOException {
+    private static String read(
+            Path file, Map<String, Long> into, Map<String, String> ids, Map<String, String> runs)
+            throws IOException {
         String owner = null;
         try (JsonParser p = JSON.createParser(file.toFile())) {
             expect(p, p.nextToken() == JsonToken.START_OBJECT, file);
@@ -78,6 +90,8 @@ public final class CheckpointStore {
                             into.put(partition, p.getLongValue());
                         }
                     }
+                    case "identities" -> readStrings(p, ids, file);
+                    case "runs" -> readStrings(p, runs, file);
                     default -> p.skipChildren();
                 }
             }
@@ -85,6 +99,16 @@ public final class CheckpointStore {
             throw new IOException("corrupt checkpoint file " + file + ": " + e.getMessage(), e);
         }
         return owner;
+    }
+
+    private static void readStrings(JsonParser p, Map<String, String> into, Path file)
+            throws IOException {
+        expect(p, p.currentToken() == JsonToken.START_OBJECT, file);
+        while (p.nextToken() == JsonToken.FIELD_NAME) {
+            String partition = p.currentName();
+            expect(p, p.nextToken() == JsonToken.VALUE_STRING, file);
+            into.put(partition, p.getText());
+        }
     }
 
     private static void expect(JsonParser p, boolean ok, Path file) throws IOException {
@@ -99,12 +123,47 @@ public final class CheckpointStore {
         return Map.copyOf(positions);
     }
 
-    /** Records new committed positions and makes the file durable before returning. */
+    /** What identifies the input of {@code partition} (see the class comment), or null. */
+    public synchronized String identity(String partition) {
+        return identities.get(partition);
+    }
+
+    /** The partition's own run id (its input was replaced), or null for the job's. */
+    public synchronized String run(String partition) {
+        return runs.get(partition);
+    }
+
+    /** Remembers the identity of a partition's input; kept with the next save. */
+    public synchronized void identify(String partition, String identity) {
+        identitiesChanged |= !identity.equals(identities.put(partition, identity));
+    }
+
+    /**
+     * The partition's input was replaced: forgets its position, remembers the new input's identity
+     * and gives the partition a run id of its own; durable before returning.
+     */
+    public synchronized void startOver(String partition, String identity, String run)
+            throws IOException {
+        positions.remove(partition);
+        identities.put(partition, identity);
+        runs.put(partition, run);
+        write();
+    }
+
+    /**
+     * Records new committed positions (and identities remembered since the last save) and makes the
+     * file durable before returning.
+     */
     public synchronized void save(Map<String, Long> updates) throws IOException {
-        if (updates.isEmpty()) {
+        if (updates.isEmpty() && !identitiesChanged) {
             return;
         }
         positions.putAll(updates);
+        write();
+    }
+
+    private void write() throws IOException {
+        identitiesChanged = false;
         ByteArrayOutputStream out = new ByteArrayOutputStream(64 + positions.size() * 48);
         try (JsonGenerator g = JSON.createGenerator(out)) {
             g.writeStartObject();
@@ -115,9 +174,20 @@ public final class CheckpointStore {
                 g.writeNumberField(e.getKey(), e.getValue());
             }
             g.writeEndObject();
+            writeStrings(g, "identities", identities);
+            writeStrings(g, "runs", runs);
             g.writeEndObject();
         }
         out.write('\n');
         AtomicFiles.replace(file, out.toByteArray());
+    }
+
+    private static void writeStrings(JsonGenerator g, String name, Map<String, String> values)
+            throws IOException {
+        g.writeObjectFieldStart(name);
+        for (Map.Entry<String, String> e : values.entrySet()) {
+            g.writeStringField(e.getKey(), e.getValue());
+        }
+        g.writeEndObject();
     }
 }

@@ -26,7 +26,8 @@ import java.util.concurrent.ThreadLocalRandom;
  * position, in {@code ledger.jsonl} of the checkpoint directory (property 2), and the run id that
  * goes into every token of the job (drawn when the ledger is created, kept across restarts).
  *
- * <p>A writer records a batch before its first send and fsyncs it, so after a crash every batch the
+ * <p>A batch is recorded, fsynced, before it is handed to the sink (the pipeline thread commits its
+ * boundaries through the file source's {@link LocalCheckpoints}), so after a crash every batch the
  * server may hold is in the file. On restart the entries at or after each partition's committed
  * position are replayed: the pipeline re-seals the re-read records at exactly those boundaries and
  * sends them to the same shard with the same token, and a server that deduplicates drops the copies
@@ -34,8 +35,8 @@ import java.util.concurrent.ThreadLocalRandom;
  *
  * <pre>
  * {"sluice_ledger":1,"run":"4f1c9a0b27e3"}
- * {"p":"/data/a.json","f":0,"l":80211,"s":1}
- * {"p":"/data/a.json","f":80367,"l":161002,"s":0}
+ * {"p":"/data/a.json","f":0,"l":80211,"s":1,"n":1764741600}
+ * {"p":"/data/a.json","f":80367,"l":161002,"s":0,"n":1764741601}
  * </pre>
  *
  * <p>A torn last line (a crash during its append) is ignored: its batch was never sent. When
@@ -140,6 +141,7 @@ public final class Ledger implements AutoCloseable {
         long first = -1;
         long last = -1;
         int shard = -1;
+        long now = -1;
         try (JsonParser p = JSON.createParser(line)) {
             if (p.nextToken() != JsonToken.START_OBJECT) {
                 throw new IOException("not a JSON object");
@@ -159,6 +161,7 @@ public final class Ledger implements AutoCloseable {
                     case "f" -> first = p.getLongValue();
                     case "l" -> last = p.getLongValue();
                     case "s" -> shard = p.getIntValue();
+                    case "n" -> now = p.getLongValue();
                     default -> p.skipChildren();
                 }
             }
@@ -171,7 +174,7 @@ public final class Ledger implements AutoCloseable {
         if (partition == null || first < 0 || shard < 0) {
             throw new IOException("incomplete entry");
         }
-        return new LedgerEntry(partition, first, last, shard);
+        return new LedgerEntry(partition, first, last, shard, now);
     }
 
     private static byte[] line(LedgerEntry e) throws IOException {
@@ -182,6 +185,9 @@ public final class Ledger implements AutoCloseable {
             g.writeNumberField("f", e.first());
             g.writeNumberField("l", e.last());
             g.writeNumberField("s", e.shard());
+            if (e.nowSeconds() >= 0) {
+                g.writeNumberField("n", e.nowSeconds());
+            }
             g.writeEndObject();
         }
         out.write('\n');
@@ -203,9 +209,46 @@ public final class Ledger implements AutoCloseable {
 
     /** Appends a batch's boundaries and makes them durable before the batch is sent. */
     public synchronized void record(LedgerEntry e) throws IOException {
-        write(ByteBuffer.wrap(line(e)));
-        channel.force(false);
-        live.computeIfAbsent(e.partition(), k -> new ArrayList<>()).add(e);
+        recordAll(List.of(e));
+    }
+
+    /**
+     * Appends the entries not recorded yet, with one fsync; an entry overlapping an older one of
+     * its partition replaces it (the later attempt wins, as when the file is read).
+     */
+    public synchronized void recordAll(List<LedgerEntry> entries) throws IOException {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        for (LedgerEntry e : entries) {
+            List<LedgerEntry> mine = live.computeIfAbsent(e.partition(), k -> new ArrayList<>());
+            if (mine.contains(e)) {
+                continue;
+            }
+            int before = mine.size();
+            mine.removeIf(old -> old.overlaps(e));
+            obsolete += before - mine.size();
+            mine.add(e);
+            out.write(line(e));
+        }
+        if (out.size() > 0) {
+            write(ByteBuffer.wrap(out.toByteArray()));
+            channel.force(false);
+        }
+    }
+
+    /** True when {@code e} is recorded and not yet behind a committed position. */
+    public synchronized boolean recorded(LedgerEntry e) {
+        return live.getOrDefault(e.partition(), List.of()).contains(e);
+    }
+
+    /**
+     * Forgets every entry of {@code partition}, live and to replay: its input was replaced, so its
+     * old boundaries mean nothing for the new content. Durable before returning.
+     */
+    public synchronized void forget(String partition) throws IOException {
+        replay.remove(partition);
+        if (live.remove(partition) != null) {
+            rewrite();
+        }
     }
 
     /** Forgets the entries of {@code partition} behind its new committed position. */

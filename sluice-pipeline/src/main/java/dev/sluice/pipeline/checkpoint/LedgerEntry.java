@@ -2,18 +2,32 @@ package dev.sluice.pipeline.checkpoint;
 
 /**
  * The recorded boundaries of one sealed batch: the positions of its first and last record in its
- * partition, and the shard it went to. Together with the pipeline and source names they make the
- * batch's deduplication token (property 2).
+ * partition, the shard it went to, and the batch's {@code now()}. Together with the pipeline, run
+ * and source names they make the batch's deduplication token (property 2); the {@code now()} makes
+ * a replay compute the same DEFAULTs and partition keys as the original (a server that compares
+ * blocks, like ReplicatedMergeTree on 18.16, drops the replay only if it is identical).
+ *
+ * @param nowSeconds the batch's {@code now()} in epoch seconds, or -1 when not recorded (a ledger
+ *     written before it was kept): a replay then takes its own
  */
-public record LedgerEntry(String partition, long first, long last, int shard) {
+public record LedgerEntry(String partition, long first, long last, int shard, long nowSeconds) {
     public LedgerEntry {
         if (last < first) {
             throw new IllegalArgumentException("last " + last + " < first " + first);
         }
     }
 
+    public LedgerEntry(String partition, long first, long last, int shard) {
+        this(partition, first, last, shard, -1);
+    }
+
     /** True when the record at {@code position} belongs to this batch's range. */
     public boolean covers(long position) {
         return position >= first && position <= last;
+    }
+
+    /** True when the two ranges share a position. */
+    public boolean overlaps(LedgerEntry other) {
+        return first <= other.last && other.first <= last;
     }
 }

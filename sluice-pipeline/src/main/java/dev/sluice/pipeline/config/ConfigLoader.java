@@ -121,7 +121,7 @@ public final class ConfigLoader {
         int threads =
                 (int) pipeline.integer("threads", ConfigDefaults.threads(processors), 1, 1024);
 
-        SourceSpec sourceSpec = SourceSection.source(top.required("source"));
+        SourceSpec sourceSpec = SourceSection.source(top.required("source"), name);
         DecodeSpec decode = SourceSection.decode(top.get("decode"), sourceSpec, top);
         List<TransformSpec> transforms = transforms(top.get("transforms"));
         SinkSpec sink = SinkSection.sink(top.required("sink"));
@@ -198,10 +198,14 @@ public final class ConfigLoader {
     }
 
     private static CheckpointSpec checkpoint(ConfigMap m, String name) {
-        m.allow("interval", "dir");
+        m.allow("interval", "dir", "revoke_timeout");
         return new CheckpointSpec(
                 m.duration("interval", ConfigDefaults.CHECKPOINT_INTERVAL, Duration.ofMillis(1)),
-                path(m, "dir", ConfigDefaults.checkpointDir(name)));
+                path(m, "dir", ConfigDefaults.checkpointDir(name)),
+                m.duration(
+                        "revoke_timeout",
+                        CheckpointSpec.DEFAULT_REVOKE_TIMEOUT,
+                        Duration.ofMillis(1)));
     }
 
     private static AdminSpec admin(ConfigMap m) {

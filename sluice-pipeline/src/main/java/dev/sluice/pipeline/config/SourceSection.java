@@ -5,6 +5,7 @@ import dev.sluice.pipeline.spec.PipelineSpec.DecodeSpec;
 import dev.sluice.pipeline.spec.PipelineSpec.FileSource;
 import dev.sluice.pipeline.spec.PipelineSpec.Format;
 import dev.sluice.pipeline.spec.PipelineSpec.GeneratorSource;
+import dev.sluice.pipeline.spec.PipelineSpec.KafkaSource;
 import dev.sluice.pipeline.spec.PipelineSpec.SourceSpec;
 import dev.sluice.pipeline.spec.PipelineSpec.StdinSource;
 import java.time.Duration;
@@ -18,9 +19,9 @@ final class SourceSection {
 
     private SourceSection() {}
 
-    static SourceSpec source(ConfigNode node) {
+    static SourceSpec source(ConfigNode node, String pipeline) {
         ConfigMap section = node.map();
-        String kind = section.oneOf("generator", "file", "stdin");
+        String kind = section.oneOf("generator", "file", "stdin", "kafka");
         ConfigMap m = section.map(kind);
         return switch (kind) {
             case "generator" -> {
@@ -62,11 +63,68 @@ final class SourceSection {
                                 ConfigDefaults.FILE_POLL_INTERVAL,
                                 Duration.ofMillis(1)));
             }
+            case "kafka" -> kafka(m, pipeline);
             default -> {
                 m.allow("max_record_bytes");
                 yield new StdinSource(maxRecordBytes(m));
             }
         };
+    }
+
+    private static KafkaSource kafka(ConfigMap m, String pipeline) {
+        m.allow(
+                "bootstrap_servers",
+                "topics",
+                "topic_pattern",
+                "group_id",
+                "start",
+                "assignment_timeout",
+                "group_protocol",
+                "properties",
+                "max_record_bytes");
+        String servers = m.required("bootstrap_servers").text();
+        List<String> topics = m.strings("topics");
+        String pattern = m.string("topic_pattern", null);
+        if (topics.isEmpty() == (pattern == null)) {
+            throw m.error("give either topics or topic_pattern");
+        }
+        if (pattern != null) {
+            try {
+                java.util.regex.Pattern.compile(pattern);
+            } catch (java.util.regex.PatternSyntaxException e) {
+                throw m.required("topic_pattern")
+                        .error("not a regular expression: " + e.getDescription());
+            }
+        }
+        String start = m.string("start", "earliest");
+        if (!start.equals("earliest") && !start.equals("latest")) {
+            throw m.required("start").error("expected earliest or latest");
+        }
+        String protocol = m.string("group_protocol", "consumer");
+        if (!protocol.equals("consumer") && !protocol.equals("classic")) {
+            throw m.required("group_protocol").error("expected consumer or classic");
+        }
+        Map<String, String> properties = new LinkedHashMap<>();
+        ConfigNode props = m.get("properties");
+        if (props != null && !props.isNull()) {
+            ConfigMap pm = props.map();
+            for (String key : pm.keys()) {
+                properties.put(key, pm.required(key).text());
+            }
+        }
+        return new KafkaSource(
+                servers,
+                topics,
+                pattern,
+                m.string("group_id", "sluice-" + pipeline),
+                start,
+                m.duration(
+                        "assignment_timeout",
+                        KafkaSource.DEFAULT_ASSIGNMENT_TIMEOUT,
+                        Duration.ofMillis(1)),
+                protocol,
+                properties,
+                maxRecordBytes(m));
     }
 
     private static int maxRecordBytes(ConfigMap m) {
@@ -134,6 +192,12 @@ final class SourceSection {
                     throw autoFailed(node, at, e.getMessage());
                 }
             }
+            case KafkaSource k ->
+                    throw autoFailed(
+                            node,
+                            at,
+                            "a Kafka record's format cannot be told from its topic: name it"
+                                    + " (decode: json, csv, tsv)");
             case StdinSource s ->
                     throw autoFailed(
                             node,

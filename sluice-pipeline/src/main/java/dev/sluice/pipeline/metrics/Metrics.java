@@ -45,6 +45,11 @@ public final class Metrics {
     public final CounterDataPoint pauseEvents;
     public final CounterDataPoint commits;
     public final CounterDataPoint abandonedBatches;
+    public final CounterDataPoint partitionsAssigned;
+    public final CounterDataPoint partitionsRevoked;
+    public final CounterDataPoint revokeTimeouts;
+    public final CounterDataPoint lateAcknowledgements;
+    public final DistributionDataPoint commitSeconds;
     public final DistributionDataPoint e2eSeconds;
     public final DistributionDataPoint batchRows;
 
@@ -91,6 +96,44 @@ public final class Metrics {
                                         + " their records are read again after a restart.",
                                 "pipeline")
                         .labelValues(pipeline);
+        partitionsAssigned =
+                counter(
+                                "etl_source_partitions_assigned_total",
+                                "Partitions a pipeline thread started to own (files opened, Kafka"
+                                        + " partitions assigned).",
+                                "pipeline")
+                        .labelValues(pipeline);
+        partitionsRevoked =
+                counter(
+                                "etl_source_partitions_revoked_total",
+                                "Partitions a pipeline thread gave up (revoked or lost in a"
+                                        + " rebalance).",
+                                "pipeline")
+                        .labelValues(pipeline);
+        revokeTimeouts =
+                counter(
+                                "etl_source_revoke_timeouts_total",
+                                "Revocations that gave up waiting for their partitions' batches:"
+                                        + " the next owner reads them again.",
+                                "pipeline")
+                        .labelValues(pipeline);
+        lateAcknowledgements =
+                counter(
+                                "etl_sink_late_acknowledgements_total",
+                                "Batches acknowledged after their partition was revoked: dropped"
+                                        + " (the partition's next owner replays them).",
+                                "pipeline")
+                        .labelValues(pipeline);
+        commitSeconds =
+                Histogram.builder()
+                        .name("etl_checkpoint_commit_duration_seconds")
+                        .help("Time a commit to the source took (a state file, consumer offsets).")
+                        .labelNames("pipeline")
+                        .classicUpperBounds(SECONDS_BUCKETS)
+                        .classicOnly()
+                        .withoutExemplars()
+                        .register(registry)
+                        .labelValues(pipeline);
         e2eSeconds =
                 Histogram.builder()
                         .name("etl_e2e_latency_seconds")
@@ -117,7 +160,7 @@ public final class Metrics {
                 counter(
                         "etl_sink_seals_total",
                         "Batches sealed, by reason: rows, bytes, linger, partition_end, replay,"
-                                + " backpressure, drain.",
+                                + " backpressure, drain, revoke.",
                         "pipeline",
                         "reason");
         for (SealReason r : SealReason.values()) {
@@ -238,6 +281,11 @@ public final class Metrics {
                 "Batches holding back a commit: open with rows, or sealed and unacknowledged.",
                 pipeline,
                 probes::pendingBatches);
+        gauge(
+                "etl_source_partitions_owned",
+                "Partitions the pipeline threads own now.",
+                pipeline,
+                probes::ownedPartitions);
         gauge(
                 "etl_checkpoint_watermark_age_seconds",
                 "Age of the oldest pending batch: how far commits lag behind reading.",

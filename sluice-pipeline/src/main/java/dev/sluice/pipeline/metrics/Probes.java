@@ -17,6 +17,11 @@ public interface Probes {
     /** Age of the oldest pending batch (since its first row), in seconds; 0 when none. */
     double watermarkAgeSeconds();
 
+    /** Partitions the pipeline threads own now. */
+    default long ownedPartitions() {
+        return 0;
+    }
+
     /** Sealed batches waiting for or being sent by {@code shard}'s writers. */
     long queuedBatches(int shard);
 }

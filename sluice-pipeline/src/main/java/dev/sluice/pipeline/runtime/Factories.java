@@ -5,6 +5,7 @@ import dev.sluice.clickhouse.client.ClickHouseClient;
 import dev.sluice.clickhouse.client.ConnectionConfig;
 import dev.sluice.clickhouse.compress.CompressionMethod;
 import dev.sluice.clickhouse.schema.TableSchema;
+import dev.sluice.pipeline.checkpoint.LocalCheckpoints;
 import dev.sluice.pipeline.decode.Decoder;
 import dev.sluice.pipeline.decode.TargetColumns;
 import dev.sluice.pipeline.errors.DeadLetters;
@@ -14,7 +15,6 @@ import dev.sluice.pipeline.transform.Transform;
 import java.io.IOException;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 
 /**
  * The parts of a pipeline the runtime does not build itself, filled in by the CLI from the {@link
@@ -28,10 +28,11 @@ public interface Factories {
      * The source read by pipeline thread {@code reader} of {@code readers}; the sources of one
      * pipeline own disjoint partitions.
      *
-     * @param resumeFrom committed positions by partition, from the checkpoint directory (empty
-     *     without one): the source starts each partition it owns there
+     * @param checkpoints the checkpoint directory's store (in memory without one), for sources
+     *     whose positions live on this host (files, the generator); a source that keeps its
+     *     positions elsewhere (Kafka) ignores it
      */
-    Source source(int reader, int readers, Map<String, Long> resumeFrom) throws IOException;
+    Source source(int reader, int readers, LocalCheckpoints checkpoints) throws IOException;
 
     /**
      * The columns the pipeline writes, in block order (the table's insertable columns that the

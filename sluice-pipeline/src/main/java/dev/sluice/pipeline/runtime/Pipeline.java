@@ -1,8 +1,7 @@
 package dev.sluice.pipeline.runtime;
 
 import dev.sluice.pipeline.admin.AdminServer;
-import dev.sluice.pipeline.checkpoint.CheckpointStore;
-import dev.sluice.pipeline.checkpoint.Ledger;
+import dev.sluice.pipeline.checkpoint.LocalCheckpoints;
 import dev.sluice.pipeline.decode.TargetColumns;
 import dev.sluice.pipeline.errors.ErrorPolicy;
 import dev.sluice.pipeline.metrics.Metrics;
@@ -29,6 +28,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -60,27 +60,25 @@ public final class Pipeline implements AutoCloseable {
     private final CompletableFuture<PipelineResult> result = new CompletableFuture<>();
     private final List<String> warnings;
     private final List<String> notes;
-    private final Map<String, Long> resumeFrom;
+    private final ConcurrentLinkedQueue<String> runtimeWarnings = new ConcurrentLinkedQueue<>();
     private final InflightBudget budget;
     private final Metrics metrics;
     private final List<PipelineThread> workers = new ArrayList<>();
     private final List<Thread> threads = new ArrayList<>();
     private SinkPool sink;
     private DeadLetterLog deadLetters;
-    private Ledger ledger;
+    private LocalCheckpoints checkpoints;
     private AdminServer admin;
     private volatile long drainDeadline;
     private volatile boolean draining;
     private volatile boolean stopRequested;
     private volatile boolean running;
 
-    private Pipeline(
-            PipelineSpec spec, Clock clock, Startup.Result setup, Map<String, Long> resumeFrom) {
+    private Pipeline(PipelineSpec spec, Clock clock, Startup.Result setup) {
         this.spec = spec;
         this.clock = clock;
         this.warnings = setup.warnings();
         this.notes = setup.notes();
-        this.resumeFrom = resumeFrom;
         this.budget =
                 new InflightBudget(
                         SizingRule.budget(spec),
@@ -106,22 +104,19 @@ public final class Pipeline implements AutoCloseable {
         checkSettings(spec);
         Startup.Result setup = Startup.run(spec, factories);
         Path dir = spec.checkpoint().dir();
-        CheckpointStore store = null;
-        Ledger ledger = null;
-        Map<String, Long> resumeFrom = Map.of();
+        LocalCheckpoints checkpoints;
         try {
-            if (dir != null) {
-                store = CheckpointStore.open(dir, spec.name());
-                resumeFrom = store.positions();
-                ledger = Ledger.open(dir, resumeFrom);
-            }
+            checkpoints =
+                    dir != null
+                            ? LocalCheckpoints.open(dir, spec.name())
+                            : LocalCheckpoints.inMemory();
         } catch (IOException e) {
             throw new PipelineException("checkpoint directory " + dir + ": " + e.getMessage(), e);
         }
-        Pipeline p = new Pipeline(spec, clock, setup, resumeFrom);
-        p.ledger = ledger;
+        Pipeline p = new Pipeline(spec, clock, setup);
+        p.checkpoints = checkpoints;
         try {
-            p.assemble(factories, setup, store);
+            p.assemble(factories, setup);
         } catch (IOException | RuntimeException e) {
             p.closeQuietly();
             p.closeSources();
@@ -152,8 +147,7 @@ public final class Pipeline implements AutoCloseable {
         }
     }
 
-    private void assemble(Factories factories, Startup.Result setup, CheckpointStore store)
-            throws IOException {
+    private void assemble(Factories factories, Startup.Result setup) throws IOException {
         if (spec.errors().policy() == ErrorPolicy.DEAD_LETTER) {
             deadLetters = new DeadLetterLog(factories.deadLetters());
         }
@@ -162,7 +156,6 @@ public final class Pipeline implements AutoCloseable {
                         spec.sink(),
                         url -> factories.inserter(url, spec.sink()),
                         setup.plan(),
-                        ledger,
                         metrics,
                         new Supervision(),
                         clock,
@@ -171,7 +164,7 @@ public final class Pipeline implements AutoCloseable {
         SharedParts parts =
                 new SharedParts(
                         spec.name(),
-                        ledger == null ? Ledger.newRun() : ledger.run(),
+                        checkpoints.run(),
                         SealPolicy.of(spec.sink().batch()),
                         new ShardRouter(weights),
                         sink,
@@ -181,17 +174,18 @@ public final class Pipeline implements AutoCloseable {
                                 spec.errors().maxErrors(),
                                 deadLetters,
                                 metrics),
-                        new Committer(deadLetters, store, ledger, metrics),
+                        new Committer(deadLetters, metrics),
                         lifecycle,
                         metrics,
                         clock,
                         spec.checkpoint().interval().toNanos(),
-                        resumeFrom,
-                        ledger == null ? partition -> List.of() : ledger::replay,
-                        Math.clamp(budget.budget() / (64L * spec.threads()), MIN_GRAIN, MAX_GRAIN));
+                        spec.checkpoint().revokeTimeout().toNanos(),
+                        Math.clamp(budget.budget() / (64L * spec.threads()), MIN_GRAIN, MAX_GRAIN),
+                        runtimeWarnings::add);
         TargetColumns columns = setup.columns();
         for (int i = 0; i < spec.threads(); i++) {
-            Source source = factories.source(i, spec.threads(), resumeFrom);
+            Source source = factories.source(i, spec.threads(), checkpoints);
+            source.registerMetrics(metrics.registry());
             try {
                 workers.add(
                         new PipelineThread(
@@ -292,9 +286,17 @@ public final class Pipeline implements AutoCloseable {
             status = PipelineResult.Status.STOPPED;
             message = "stopped; batches not yet written were abandoned and will be read again";
         } else {
-            status = draining ? PipelineResult.Status.DRAINED : PipelineResult.Status.COMPLETED;
+            boolean allRead = true;
+            for (PipelineThread w : workers) {
+                allRead &= w.readToTheEnd();
+            }
+            // A drain that came after every source ended changed nothing: the job is complete.
+            status =
+                    draining && !allRead
+                            ? PipelineResult.Status.DRAINED
+                            : PipelineResult.Status.COMPLETED;
             message =
-                    (draining ? "drained: " : "done: ")
+                    (status == PipelineResult.Status.DRAINED ? "drained: " : "done: ")
                             + stats.recordsRead()
                             + " records read, "
                             + stats.rowsWritten()
@@ -320,7 +322,7 @@ public final class Pipeline implements AutoCloseable {
         sb.append(f.reason());
         String p = f.partition();
         if (p != null) {
-            Long q = committed.containsKey(p) ? committed.get(p) : resumeFrom.get(p);
+            Long q = committed.get(p);
             if (q == null) {
                 sb.append("; nothing of ").append(p).append(" is written — resume from its start");
             } else if (f.location() != null) {
@@ -362,8 +364,8 @@ public final class Pipeline implements AutoCloseable {
                     new Failure("cannot close the dead-letter file: " + e, null, null), false);
         }
         try {
-            if (ledger != null) {
-                ledger.close();
+            if (checkpoints != null) {
+                checkpoints.close();
             }
         } catch (IOException e) {
             // Every entry was fsynced when written; closing adds nothing to durability.
@@ -424,6 +426,18 @@ public final class Pipeline implements AutoCloseable {
      */
     public List<String> warnings() {
         return warnings;
+    }
+
+    /**
+     * Warnings that arose while running (a file replaced under a committed path, ...), each once:
+     * the caller takes them as they come and shows them.
+     */
+    public List<String> takeWarnings() {
+        List<String> taken = new ArrayList<>();
+        for (String w; (w = runtimeWarnings.poll()) != null; ) {
+            taken.add(w);
+        }
+        return taken;
     }
 
     /**
@@ -519,6 +533,12 @@ public final class Pipeline implements AutoCloseable {
             if (!running) {
                 return "not running";
             }
+            for (PipelineThread w : workers) {
+                String why = w.source().notReady();
+                if (why != null) {
+                    return why;
+                }
+            }
             return switch (lifecycle.mode()) {
                 case RUN -> null;
                 case DRAIN -> "draining";
@@ -556,6 +576,15 @@ public final class Pipeline implements AutoCloseable {
                 oldest = Math.min(oldest, w.oldestPendingNanos());
             }
             return oldest == Long.MAX_VALUE ? 0 : Math.max(0, clock.nanoTime() - oldest) / 1e9;
+        }
+
+        @Override
+        public long ownedPartitions() {
+            long n = 0;
+            for (PipelineThread w : workers) {
+                n += w.ownedPartitions();
+            }
+            return n;
         }
 
         @Override

@@ -19,7 +19,10 @@ public record PipelineResult(
     public enum Status {
         /** Every source ended and everything read is handled. */
         COMPLETED,
-        /** {@link Pipeline#drain} ended it: everything read is handled. */
+        /**
+         * {@link Pipeline#drain} ended it before every source ended: everything read is handled;
+         * the rest is for the next run to read, from the committed positions.
+         */
         DRAINED,
         /** {@link Pipeline#stop} ended it: what was open or queued will be read again. */
         STOPPED,

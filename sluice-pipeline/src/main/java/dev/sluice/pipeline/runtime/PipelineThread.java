@@ -1,7 +1,6 @@
 package dev.sluice.pipeline.runtime;
 
 import dev.sluice.clickhouse.column.ColumnValueException;
-import dev.sluice.pipeline.checkpoint.CheckpointTracker;
 import dev.sluice.pipeline.checkpoint.LedgerEntry;
 import dev.sluice.pipeline.checkpoint.ReplayPlan;
 import dev.sluice.pipeline.decode.Decoder;
@@ -12,11 +11,16 @@ import dev.sluice.pipeline.sink.BlockPool;
 import dev.sluice.pipeline.sink.DedupToken;
 import dev.sluice.pipeline.sink.OpenBatch;
 import dev.sluice.pipeline.sink.SealReason;
+import dev.sluice.pipeline.source.Checkpoint;
+import dev.sluice.pipeline.source.PartitionListener;
 import dev.sluice.pipeline.source.RecordBatch;
 import dev.sluice.pipeline.source.Source;
 import dev.sluice.pipeline.transform.Transform;
 import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -25,18 +29,34 @@ import java.util.concurrent.locks.LockSupport;
 
 /**
  * One pipeline thread: polls its source, decodes and transforms records straight into the open
- * batch of their partition, seals batches and hands them to the sink, takes back settled batches
- * and commits what its trackers allow.
+ * batch of their partition, seals batches, records their boundaries with the source and hands them
+ * to the sink, takes back settled batches and commits what its trackers allow.
  *
  * <p>{@link #runOnce()} is one turn of the loop and returns how long the thread may park before the
  * next (like Kafka's {@code Sender.runOnce}); tests drive it with a manual clock instead of
  * sleeping. The thread never blocks on the sink: sealed batches go to an unbounded queue and the
- * budget pauses polling instead (property 3); while paused, the loop keeps taking back settled
- * batches, which writers hand over without waiting (property 5).
+ * budget pauses the source instead (property 3) — paused, not forgotten: the loop keeps calling
+ * {@link Source#idle}, so a Kafka consumer stays in its group however long ClickHouse stalls, and
+ * keeps taking back settled batches, which writers hand over without waiting (property 5).
+ *
+ * <p>Partitions come and go through the {@link PartitionListener} the source calls from inside
+ * {@code poll}/{@code idle}: an assigned partition starts at its checkpoint; a revoked one has its
+ * open batch sealed, its batches awaited (bounded), its position committed, and is forgotten.
  */
-final class PipelineThread implements BatchOwner, Runnable {
+final class PipelineThread implements BatchOwner, PartitionListener, Runnable {
     static final int POLL_RECORDS = 4096;
     static final long MAX_WAIT_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
+
+    /** The longest a paused thread waits in {@link Source#idle} at a time. */
+    static final long IDLE_NANOS = TimeUnit.MILLISECONDS.toNanos(20);
+
+    /**
+     * Sealed batches of one partition not yet behind its committed position, at most: their
+     * boundaries travel with every commit (Kafka keeps them in the offset's metadata, 4 KiB by
+     * default), so a partition with this many takes no more records until acknowledgements come
+     * back and a commit drops them.
+     */
+    static final int MAX_IN_FLIGHT_PER_PARTITION = 64;
 
     private enum State {
         /** Reading. */
@@ -48,21 +68,6 @@ final class PipelineThread implements BatchOwner, Runnable {
         DONE
     }
 
-    /** One partition's progress. */
-    private static final class Partition {
-        final String name;
-        final CheckpointTracker tracker;
-        final ReplayPlan replay;
-        OpenBatch open;
-        boolean ended;
-
-        Partition(String name, CheckpointTracker tracker, ReplayPlan replay) {
-            this.name = name;
-            this.tracker = tracker;
-            this.replay = replay;
-        }
-    }
-
     private final SharedParts parts;
     private final Source source;
     private final Decoder decoder;
@@ -70,10 +75,17 @@ final class PipelineThread implements BatchOwner, Runnable {
     private final BlockPool blocks;
 
     private final RecordBatch records = new RecordBatch();
-    private final Map<String, Partition> partitions = new HashMap<>();
+    private final Map<String, PartitionState> partitions = new LinkedHashMap<>();
     private final Map<String, Long> committed = new HashMap<>();
     private final ConcurrentLinkedQueue<Batch> settled = new ConcurrentLinkedQueue<>();
-    private Partition current;
+
+    /** Sealed batches whose boundaries are not yet committed with the source: not sent yet. */
+    private final List<Batch> unrecorded = new ArrayList<>();
+
+    private PartitionState current;
+    private boolean opened;
+    private volatile boolean readToTheEnd;
+    private long epochs;
     private int cursor;
     private boolean haveRecords;
     private long readNanos;
@@ -86,6 +98,7 @@ final class PipelineThread implements BatchOwner, Runnable {
     private volatile Thread thread;
     private volatile int pendingBatches;
     private volatile long oldestPendingNanos = Long.MAX_VALUE;
+    private volatile int ownedPartitions;
 
     PipelineThread(
             SharedParts parts,
@@ -138,6 +151,14 @@ final class PipelineThread implements BatchOwner, Runnable {
     /** One turn of the loop; returns the nanoseconds the thread may park before the next. */
     long runOnce() {
         long now = parts.clock().nanoTime();
+        if (!opened) {
+            opened = true;
+            try {
+                source.open(this);
+            } catch (IOException e) {
+                sourceFailed("opening", e);
+            }
+        }
         takeSettled();
         Lifecycle.Mode mode = parts.lifecycle().mode();
         if (mode == Lifecycle.Mode.STOP && (state == State.RUNNING || state == State.FINISHING)) {
@@ -148,7 +169,12 @@ final class PipelineThread implements BatchOwner, Runnable {
         long wait = MAX_WAIT_NANOS;
         if (state == State.RUNNING) {
             wait = read(now);
+        } else if (state != State.DONE && inFlight > 0) {
+            // Waiting for acknowledgements: a source that must be polled to keep its partitions
+            // (Kafka) is kept alive, paused, through a long drain.
+            idle(IDLE_NANOS);
         }
+        submitSealed();
         if ((state == State.FINISHING || state == State.STOPPING) && inFlight == 0) {
             commit();
             parts.budget().release(credit);
@@ -168,16 +194,22 @@ final class PipelineThread implements BatchOwner, Runnable {
     /** The RUNNING turn: linger, backpressure, poll, process. Returns the time it may park. */
     private long read(long now) {
         long wait = sealLingering(now);
-        if (parts.budget().paused()) {
+        boolean budgetPaused = parts.budget().paused();
+        boolean partitionFull = haveRecords && current != null && atCeiling(current);
+        if (budgetPaused || partitionFull) {
             if (!sourcePaused) {
                 source.pause();
                 sourcePaused = true;
             }
-            if (parts.sink().inFlight() == 0) {
+            if (budgetPaused && parts.sink().inFlight() == 0 && unrecorded.isEmpty()) {
                 // Everything in flight is open batches: nothing will release the budget unless
                 // they are sealed and sent.
                 sealAll(SealReason.BACKPRESSURE, now);
             }
+            if (partitionFull) {
+                commit(); // acknowledged batches leave the partition's in-flight list only here
+            }
+            idle(Math.min(wait, IDLE_NANOS));
             return wait;
         }
         if (sourcePaused) {
@@ -188,23 +220,31 @@ final class PipelineThread implements BatchOwner, Runnable {
             try {
                 poll(Math.max(0, Math.min(wait, nextCommitNanos - now)));
             } catch (IOException e) {
-                parts.lifecycle()
-                        .fail(
-                                new Failure(
-                                        "reading from " + source.name() + " failed: " + e,
-                                        null,
-                                        null),
-                                false);
+                sourceFailed("reading from", e);
                 return 0;
             }
         }
-        if (haveRecords) {
+        if (haveRecords && state == State.RUNNING) {
             process(parts.clock().nanoTime());
         }
         if (sourceExhausted && !haveRecords && state == State.RUNNING) {
             finish(SealReason.PARTITION_END, now);
         }
         return 0; // poll waits for data itself
+    }
+
+    /** Keeps a paused source alive; partition changes may arrive from here. */
+    private void idle(long waitNanos) {
+        try {
+            source.idle(waitNanos);
+        } catch (IOException e) {
+            sourceFailed("polling", e);
+        }
+    }
+
+    private void sourceFailed(String what, IOException e) {
+        parts.lifecycle()
+                .fail(new Failure(what + " " + source.name() + " failed: " + e, null, null), false);
     }
 
     private void poll(long waitNanos) throws IOException {
@@ -216,35 +256,136 @@ final class PipelineThread implements BatchOwner, Runnable {
         if (n == 0 && !records.partitionEnd) {
             return;
         }
+        PartitionState part = partitions.get(records.partition);
+        if (part == null) {
+            parts.lifecycle()
+                    .fail(
+                            new Failure(
+                                    source.name()
+                                            + " delivered records of partition "
+                                            + records.partition
+                                            + ", which it does not own (a bug in the source)",
+                                    null,
+                                    null),
+                            false);
+            return;
+        }
         readNanos = parts.clock().nanoTime();
         parts.metrics().sourceRecords.inc(n);
         cursor = 0;
         haveRecords = true;
-        current = partition(records.partition);
+        current = part;
         if (n > 0) {
             // Whatever precedes the first record is not a record: the source resumed here.
             current.tracker.consumed(records.position[0]);
         }
     }
 
-    private Partition partition(String name) {
-        Partition p = partitions.get(name);
-        if (p == null) {
-            List<LedgerEntry> replay = parts.replay().apply(name);
-            p =
-                    new Partition(
-                            name,
-                            new CheckpointTracker(parts.resumeFrom().getOrDefault(name, -1L)),
-                            replay.isEmpty() ? null : new ReplayPlan(replay));
-            partitions.put(name, p);
+    // --- partitions come and go (called by the source from inside poll or idle) -------------
+
+    @Override
+    public void assigned(String partition, Checkpoint checkpoint) {
+        if (partitions.containsKey(partition)) {
+            return; // still ours: nothing moved
         }
-        return p;
+        // A source that cannot read again never resumes nor replays (a stale plan would re-seal
+        // new records at old boundaries under old tokens, and a deduplicating server would drop
+        // them).
+        Checkpoint cp = source.replayable() ? checkpoint : Checkpoint.NONE;
+        PartitionState p = new PartitionState(partition, ++epochs, cp, parts.run());
+        partitions.put(partition, p);
+        if (cp.position() >= 0) {
+            committed.put(partition, cp.position());
+        }
+        parts.metrics().partitionsAssigned.inc();
     }
+
+    @Override
+    public void revoking(Collection<String> names) {
+        List<PartitionState> going = owned(names);
+        if (going.isEmpty()) {
+            return;
+        }
+        long now = parts.clock().nanoTime();
+        for (PartitionState p : going) {
+            seal(p, SealReason.REVOKE, now);
+        }
+        submitSealed();
+        long deadline = parts.clock().nanoTime() + parts.revokeTimeoutNanos();
+        while (pendingIn(going) && parts.clock().nanoTime() - deadline < 0) {
+            try {
+                parts.clock().sleep(TimeUnit.MILLISECONDS.toNanos(5));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            }
+            takeSettled();
+        }
+        if (pendingIn(going)) {
+            parts.metrics().revokeTimeouts.inc();
+        }
+        commit(going);
+        forget(going);
+    }
+
+    @Override
+    public void lost(Collection<String> names) {
+        forget(owned(names));
+    }
+
+    @Override
+    public void warning(String message) {
+        parts.warnings().accept(message);
+    }
+
+    private List<PartitionState> owned(Collection<String> names) {
+        List<PartitionState> mine = new ArrayList<>();
+        for (String name : names) {
+            PartitionState p = partitions.get(name);
+            if (p != null) {
+                mine.add(p);
+            }
+        }
+        return mine;
+    }
+
+    private static boolean pendingIn(List<PartitionState> ps) {
+        for (PartitionState p : ps) {
+            if (p.tracker.pendingBatches() > 0) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Drops partitions this thread no longer owns: an open batch is abandoned (its records are the
+     * next owner's to read), records of them not yet processed are dropped, and acknowledgements
+     * still to come are ignored (their batch's epoch is gone).
+     */
+    private void forget(List<PartitionState> ps) {
+        for (PartitionState p : ps) {
+            partitions.remove(p.name);
+            committed.remove(p.name);
+            if (p.open != null) {
+                parts.budget().release(p.open.accountedBytes());
+                blocks.give(p.open.buffers());
+                p.open = null;
+            }
+            if (current == p) {
+                haveRecords = false;
+                current = null;
+            }
+            parts.metrics().partitionsRevoked.inc();
+        }
+    }
+
+    // --- records become rows -------------------------------------------------------------------
 
     /** Processes the polled records from the cursor, until done, paused or stopped. */
     private void process(long nowNanos) {
         RecordBatch rb = records;
-        Partition part = current;
+        PartitionState part = current;
         if (cursor == 0 && rb.partitionStart && rb.count > 0 && decoder.expectsHeader()) {
             if (!readHeader(rb)) {
                 return;
@@ -253,7 +394,9 @@ final class PipelineThread implements BatchOwner, Runnable {
             cursor = 1;
         }
         while (cursor < rb.count) {
-            if (parts.budget().paused() || parts.lifecycle().mode() != Lifecycle.Mode.RUN) {
+            if (parts.budget().paused()
+                    || parts.lifecycle().mode() != Lifecycle.Mode.RUN
+                    || atCeiling(part)) {
                 return; // the rest waits in `records` (property 3: one record over at most)
             }
             boolean handled =
@@ -276,6 +419,10 @@ final class PipelineThread implements BatchOwner, Runnable {
         }
     }
 
+    private static boolean atCeiling(PartitionState p) {
+        return p.inFlightBatches() >= MAX_IN_FLIGHT_PER_PARTITION;
+    }
+
     /** Reads a partition's header record; false when the pipeline must stop instead. */
     private boolean readHeader(RecordBatch rb) {
         if (rb.errors > 0 && rb.error[0] != null) {
@@ -294,7 +441,7 @@ final class PipelineThread implements BatchOwner, Runnable {
     }
 
     /** Appends record {@code i} as a row; false when the pipeline must stop instead. */
-    private boolean processRecord(Partition part, RecordBatch rb, int i, long nowNanos) {
+    private boolean processRecord(PartitionState part, RecordBatch rb, int i, long nowNanos) {
         long position = rb.position[i];
         OpenBatch batch = batchFor(part, position, nowNanos);
         if (batch == null) {
@@ -347,7 +494,7 @@ final class PipelineThread implements BatchOwner, Runnable {
      * sealed first when the record lies beyond the ledger entry it re-creates, or when it enters an
      * entry the batch is not re-creating; an empty batch is pinned to the entry holding the record.
      */
-    private OpenBatch batchFor(Partition part, long position, long nowNanos) {
+    private OpenBatch batchFor(PartitionState part, long position, long nowNanos) {
         ReplayPlan plan = part.replay;
         LedgerEntry entry = plan == null ? null : plan.at(position);
         OpenBatch open = part.open;
@@ -403,11 +550,14 @@ final class PipelineThread implements BatchOwner, Runnable {
         return true;
     }
 
+    // --- sealing, recording, sending ----------------------------------------------------------
+
     /**
-     * Seals the open batch of {@code part} and submits it; true when the batch was sealed or there
-     * was nothing to seal, false when the pipeline stops instead.
+     * Seals the open batch of {@code part}; it is sent at the end of the turn, once its boundaries
+     * are committed with the source ({@link #submitSealed}). True when the batch was sealed or
+     * there was nothing to seal, false when the pipeline stops instead.
      */
-    private boolean seal(Partition part, SealReason reason, long nowNanos) {
+    private boolean seal(PartitionState part, SealReason reason, long nowNanos) {
         OpenBatch open = part.open;
         if (open == null || open.isEmpty()) {
             return true;
@@ -432,40 +582,106 @@ final class PipelineThread implements BatchOwner, Runnable {
             return false;
         }
         LedgerEntry pinned = open.pinned();
-        // The recorded token only for a batch that ends where the recorded one ended: a batch
-        // sealed early must not claim the rest of the range, or a server holding that token would
-        // drop the remainder when it comes in a later run.
+        if (pinned != null
+                && open.lastPosition() < pinned.last()
+                && (reason == SealReason.DRAIN || reason == SealReason.REVOKE)) {
+            // A replayed batch cut short by a drain or a revocation is not sent at all: sent, it
+            // would need a token of its own and write again rows the server may hold under the
+            // recorded one. Its records hold the commit back; the next run (or owner) replays the
+            // recorded batch whole.
+            parts.budget().release(open.accountedBytes());
+            blocks.give(open.buffers());
+            part.open = null;
+            parts.metrics().abandonedBatches.inc();
+            return true;
+        }
+        // The recorded token only for a batch that is exactly the recorded one: a batch sealed
+        // early must not claim the rest of the range, nor may the rest of a range sealed early
+        // claim the whole — a server holding that token would drop the rows it lacks (ADR 0005).
         boolean replayed =
                 pinned != null
-                        && open.lastPosition() >= pinned.last()
+                        && open.firstPosition() == pinned.first()
+                        && open.lastPosition() == pinned.last()
                         && pinned.shard() < parts.router().shards();
-        LedgerEntry bounds =
-                replayed
-                        ? pinned
-                        : new LedgerEntry(
-                                part.name,
-                                open.firstPosition(),
-                                open.lastPosition(),
-                                parts.router().shardFor(part.name, open.firstPosition()));
+        LedgerEntry bounds;
+        if (replayed) {
+            bounds = pinned;
+        } else {
+            // The batch's now() for DEFAULTs and keys: one reading per batch, on the injected
+            // clock, as the server takes one per block — recorded, so that a replay uses it again.
+            long nowSeconds = Math.floorDiv(parts.clock().currentTimeMillis(), 1000);
+            bounds =
+                    new LedgerEntry(
+                            part.name,
+                            open.firstPosition(),
+                            open.lastPosition(),
+                            parts.router().shardFor(part.name, open.firstPosition()),
+                            nowSeconds);
+            part.sealed(bounds);
+        }
         String token =
                 DedupToken.of(
                         parts.pipeline(),
-                        parts.run(),
+                        part.run,
                         source.name(),
                         part.name,
                         bounds.first(),
                         bounds.last(),
                         bounds.shard());
-        // The batch's now() for DEFAULTs and keys: one reading per batch, on the injected clock,
-        // as the server takes one per block.
-        long nowSeconds = Math.floorDiv(parts.clock().currentTimeMillis(), 1000);
-        Batch batch = new Batch(this, open, bounds, replayed, token, reason, nowSeconds);
+        long nowSeconds =
+                bounds.nowSeconds() >= 0
+                        ? bounds.nowSeconds()
+                        : Math.floorDiv(parts.clock().currentTimeMillis(), 1000);
+        Batch batch =
+                new Batch(this, open, bounds, replayed, token, reason, nowSeconds, part.epoch);
         part.open = null;
         inFlight++;
         parts.metrics().seals(reason).inc();
         parts.metrics().batchRows.observe(batch.rows());
-        parts.sink().submit(batch);
+        unrecorded.add(batch);
         return true;
+    }
+
+    /**
+     * Hands the batches sealed this turn to the sink — after committing their boundaries with the
+     * source, so that whoever replays their partitions (this host after a crash, another consumer
+     * of the group) re-creates exactly these batches with these tokens (property 2). One commit
+     * covers every partition sealed in the turn.
+     */
+    private void submitSealed() {
+        if (unrecorded.isEmpty()) {
+            return;
+        }
+        if (parts.lifecycle().abandonQueued()) {
+            abandonUnrecorded(); // the sink failed: nothing more is sent
+            return;
+        }
+        if (source.replayable()) {
+            List<PartitionState> touched = new ArrayList<>();
+            for (Batch b : unrecorded) {
+                PartitionState p = partitions.get(b.partition());
+                if (p != null && p.epoch == b.epoch() && !touched.contains(p)) {
+                    touched.add(p);
+                }
+            }
+            if (!commit(touched)) {
+                abandonUnrecorded();
+                return;
+            }
+        }
+        for (Batch b : unrecorded) {
+            parts.sink().submit(b);
+        }
+        unrecorded.clear();
+    }
+
+    /** Batches never sent: they settle at once as abandoned and hold their commits back. */
+    private void abandonUnrecorded() {
+        List<Batch> never = new ArrayList<>(unrecorded);
+        unrecorded.clear();
+        for (Batch b : never) {
+            b.settle(Batch.Outcome.ABANDONED);
+        }
     }
 
     private static String misaligned(OpenBatch open) {
@@ -480,7 +696,7 @@ final class PipelineThread implements BatchOwner, Runnable {
     }
 
     private void sealAll(SealReason reason, long nowNanos) {
-        for (Partition part : partitions.values()) {
+        for (PartitionState part : partitions.values()) {
             if (!seal(part, reason, nowNanos)) {
                 return;
             }
@@ -489,9 +705,9 @@ final class PipelineThread implements BatchOwner, Runnable {
 
     private long sealLingering(long now) {
         long wait = MAX_WAIT_NANOS;
-        for (Partition part : partitions.values()) {
+        for (PartitionState part : partitions.values()) {
             OpenBatch open = part.open;
-            if (open == null || open.isEmpty() || open.pinned() != null) {
+            if (open == null || open.isEmpty() || open.pinned() != null || atCeiling(part)) {
                 continue;
             }
             long deadline = parts.seal().lingerDeadline(open.pending().openedNanos());
@@ -509,8 +725,13 @@ final class PipelineThread implements BatchOwner, Runnable {
     /** No more reading: seal everything, then wait for it to be written. */
     private void finish(SealReason reason, long now) {
         state = State.FINISHING;
+        readToTheEnd = reason == SealReason.PARTITION_END;
         haveRecords = false; // records not processed yet are not consumed: they are read again
-        for (Partition part : partitions.values()) {
+        if (!sourcePaused) {
+            source.pause(); // nothing more is read; a Kafka consumer only keeps its group
+            sourcePaused = true;
+        }
+        for (PartitionState part : partitions.values()) {
             if (!seal(part, reason, now)) {
                 return;
             }
@@ -522,7 +743,7 @@ final class PipelineThread implements BatchOwner, Runnable {
     private void abandonOpenBatches() {
         state = State.STOPPING;
         haveRecords = false;
-        for (Partition part : partitions.values()) {
+        for (PartitionState part : partitions.values()) {
             OpenBatch open = part.open;
             if (open != null) {
                 parts.budget().release(open.accountedBytes());
@@ -532,19 +753,30 @@ final class PipelineThread implements BatchOwner, Runnable {
         }
     }
 
-    private void dropEmptyBatch(Partition part) {
+    private void dropEmptyBatch(PartitionState part) {
         if (part.open != null && part.open.isEmpty()) {
             blocks.give(part.open.buffers());
             part.open = null;
         }
     }
 
-    /** Takes back the batches writers settled: acknowledgements reach the trackers here. */
+    // --- acknowledgements and commits ----------------------------------------------------------
+
+    /**
+     * Takes back the batches writers settled: acknowledgements reach the trackers here, unless the
+     * batch's partition was revoked since it was sealed (its new owner reads it again).
+     */
     private void takeSettled() {
         for (Batch b; (b = settled.poll()) != null; ) {
             inFlight--;
+            PartitionState p = partitions.get(b.partition());
+            boolean mine = p != null && p.epoch == b.epoch();
             if (b.outcome() == Batch.Outcome.WRITTEN) {
-                partitions.get(b.partition()).tracker.acknowledge(b.pending());
+                if (mine) {
+                    p.tracker.acknowledge(b.pending());
+                } else {
+                    parts.metrics().lateAcknowledgements.inc();
+                }
             } else {
                 parts.metrics().abandonedBatches.inc();
             }
@@ -568,24 +800,17 @@ final class PipelineThread implements BatchOwner, Runnable {
         }
     }
 
-    /** Commits what the trackers allow, then forgets partitions that are finished. */
+    /** Commits every partition whose position moved, then forgets partitions that are finished. */
     private void commit() {
-        Map<String, Long> changed = new HashMap<>();
-        for (Partition part : partitions.values()) {
-            if (part.tracker.advance()) {
-                changed.put(part.name, part.tracker.committed());
+        List<PartitionState> moved = new ArrayList<>();
+        for (PartitionState part : partitions.values()) {
+            if (part.tracker.committable() > part.tracker.committed()) {
+                moved.add(part);
             }
         }
-        try {
-            parts.committer().commit(source, changed);
-        } catch (IOException e) {
-            parts.lifecycle()
-                    .fail(
-                            new Failure("cannot commit positions: " + e.getMessage(), null, null),
-                            false);
+        if (!commit(moved)) {
             return;
         }
-        committed.putAll(changed);
         partitions
                 .values()
                 .removeIf(
@@ -596,22 +821,60 @@ final class PipelineThread implements BatchOwner, Runnable {
                                         && p.tracker.pendingBatches() == 0);
     }
 
+    /**
+     * Commits these partitions' checkpoints — positions as far as their trackers allow, and the
+     * boundaries of their batches in flight — in one call to the source. False (and the pipeline
+     * failed) when the source could not keep them.
+     */
+    private boolean commit(List<PartitionState> ps) {
+        if (ps.isEmpty()) {
+            return true;
+        }
+        Map<String, Checkpoint> checkpoints = new LinkedHashMap<>();
+        boolean advanced = false;
+        for (PartitionState p : ps) {
+            advanced |= p.tracker.advance();
+            checkpoints.put(p.name, p.checkpoint());
+        }
+        try {
+            parts.committer().commit(source, checkpoints, advanced);
+        } catch (IOException e) {
+            parts.lifecycle()
+                    .fail(
+                            new Failure("cannot commit positions: " + e.getMessage(), null, null),
+                            false);
+            return false;
+        }
+        for (Map.Entry<String, Checkpoint> e : checkpoints.entrySet()) {
+            if (e.getValue().position() >= 0) {
+                committed.put(e.getKey(), e.getValue().position());
+            }
+        }
+        return true;
+    }
+
     private void publish() {
         int pending = 0;
         long oldest = Long.MAX_VALUE;
-        for (Partition part : partitions.values()) {
+        for (PartitionState part : partitions.values()) {
             pending += part.tracker.pendingBatches();
             oldest = Math.min(oldest, part.tracker.oldestPendingNanos());
         }
         pendingBatches = pending;
         oldestPendingNanos = oldest;
+        ownedPartitions = partitions.size();
     }
 
     boolean done() {
         return state == State.DONE;
     }
 
-    /** The committed position of every partition this thread committed. */
+    /** True when the thread stopped reading because its source had nothing more, not on request. */
+    boolean readToTheEnd() {
+        return readToTheEnd;
+    }
+
+    /** The committed position of every partition this thread owns or finished. */
     Map<String, Long> committedPositions() {
         return committed;
     }
@@ -622,6 +885,11 @@ final class PipelineThread implements BatchOwner, Runnable {
 
     long oldestPendingNanos() {
         return oldestPendingNanos;
+    }
+
+    /** Partitions this thread owned at the end of its last turn. */
+    int ownedPartitions() {
+        return ownedPartitions;
     }
 
     Source source() {

@@ -31,14 +31,18 @@ public final class Batch {
     private final SealReason reason;
     private final long bytes;
     private final long nowSeconds;
+    private final long epoch;
     private volatile Outcome outcome = Outcome.IN_FLIGHT;
 
     /**
      * @param boundaries the range and shard the token is made of: the open batch's own, or the
      *     ledger entry it replays
      * @param replayed true when {@code boundaries} come from the ledger (already recorded)
-     * @param nowSeconds the clock at sealing, in epoch seconds: the batch's {@code now()} for
-     *     DEFAULT and key expressions, one value per batch as the server takes one per block
+     * @param nowSeconds the batch's {@code now()} in epoch seconds for DEFAULT and key expressions,
+     *     one value per batch as the server takes one per block: the clock at sealing, or the
+     *     recorded one of a replayed batch
+     * @param epoch the assignment of its partition the batch was sealed in: an acknowledgement for
+     *     an earlier assignment is dropped
      */
     public Batch(
             BatchOwner owner,
@@ -47,7 +51,8 @@ public final class Batch {
             boolean replayed,
             String token,
             SealReason reason,
-            long nowSeconds) {
+            long nowSeconds,
+            long epoch) {
         this.owner = owner;
         this.open = open;
         this.boundaries = boundaries;
@@ -56,6 +61,12 @@ public final class Batch {
         this.reason = reason;
         this.bytes = open.accountedBytes();
         this.nowSeconds = nowSeconds;
+        this.epoch = epoch;
+    }
+
+    /** The assignment of its partition the batch was sealed in. */
+    public long epoch() {
+        return epoch;
     }
 
     public String partition() {

@@ -3,10 +3,8 @@ package dev.sluice.pipeline.sink;
 import dev.sluice.clickhouse.client.BlockInserter;
 import dev.sluice.clickhouse.client.InsertResult;
 import dev.sluice.clickhouse.client.ServerInfo;
-import dev.sluice.pipeline.checkpoint.Ledger;
 import dev.sluice.pipeline.metrics.ShardMetrics;
 import dev.sluice.pipeline.time.Clock;
-import java.io.IOException;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -15,15 +13,16 @@ import java.util.Map;
  * Sends a batch to its shard, retrying until it is written, abandoned or fails for good. One per
  * writer thread, with its own connection to each replica.
  *
- * <p>Before the first attempt the batch's boundaries go to the ledger, fsynced (property 2), and
- * the batch is turned into its INSERTs ({@link BatchShaper}: defaults, pre-sorting, partition
- * split) — once, so every attempt sends the same blocks. Each INSERT carries the batch's
- * deduplication token, with the INSERT's suffix when there are several, to servers that take one.
- * The batch is written when every INSERT is acknowledged; a retry resumes at the first INSERT not
- * acknowledged, so the acknowledged ones are not written twice even without deduplication. A
- * retryable error ({@link ErrorClass}) is followed by the next replica at once; when every replica
- * of the shard has failed in a row, the writer pauses by {@link Backoff} before the next round. A
- * fatal error, or running out of attempts, stops the pipeline with the server's message.
+ * <p>The batch's boundaries were committed with its source before it was sealed into the sink's
+ * queue (property 2). Before the first attempt it is turned into its INSERTs ({@link BatchShaper}:
+ * defaults, pre-sorting, partition split) — once, so every attempt sends the same blocks. Each
+ * INSERT carries the batch's deduplication token, with the INSERT's suffix when there are several,
+ * to servers that take one. The batch is written when every INSERT is acknowledged; a retry resumes
+ * at the first INSERT not acknowledged, so the acknowledged ones are not written twice even without
+ * deduplication. A retryable error ({@link ErrorClass}) is followed by the next replica at once;
+ * when every replica of the shard has failed in a row, the writer pauses by {@link Backoff} before
+ * the next round. A fatal error, or running out of attempts, stops the pipeline with the server's
+ * message.
  */
 public final class BatchSender implements AutoCloseable {
     private final int shard;
@@ -32,15 +31,10 @@ public final class BatchSender implements AutoCloseable {
     private final Replicas replicas;
     private final Backoff backoff;
     private final Clock clock;
-    private final Ledger ledger;
     private final BatchShaper shaper;
     private final ShardMetrics metrics;
     private final SinkSupervisor supervisor;
 
-    /**
-     * @param ledger where boundaries are recorded before sending, or null when the pipeline keeps
-     *     no checkpoint directory
-     */
     BatchSender(
             int shard,
             String table,
@@ -48,7 +42,6 @@ public final class BatchSender implements AutoCloseable {
             Replicas replicas,
             Backoff backoff,
             Clock clock,
-            Ledger ledger,
             BatchShaper shaper,
             ShardMetrics metrics,
             SinkSupervisor supervisor) {
@@ -58,7 +51,6 @@ public final class BatchSender implements AutoCloseable {
         this.replicas = replicas;
         this.backoff = backoff;
         this.clock = clock;
-        this.ledger = ledger;
         this.shaper = shaper;
         this.metrics = metrics;
         this.supervisor = supervisor;
@@ -66,16 +58,6 @@ public final class BatchSender implements AutoCloseable {
 
     /** Sends {@code batch}; never throws. A fatal failure is reported to the supervisor. */
     public Batch.Outcome send(Batch batch) {
-        if (ledger != null && !batch.replayed()) {
-            try {
-                ledger.record(batch.boundaries());
-            } catch (IOException e) {
-                return fatal(
-                        batch,
-                        "cannot record the batch in the checkpoint ledger: " + e.getMessage(),
-                        e);
-            }
-        }
         List<BatchShaper.Insert> inserts;
         try {
             inserts = shaper.shape(batch);

@@ -17,7 +17,9 @@ public enum SealReason {
     /** The sources are paused and nothing else is in flight that could release the budget. */
     BACKPRESSURE,
     /** The pipeline is draining. */
-    DRAIN;
+    DRAIN,
+    /** Its partition is being revoked (moved to another consumer of the group). */
+    REVOKE;
 
     /** The metric label: lower case. */
     public String label() {

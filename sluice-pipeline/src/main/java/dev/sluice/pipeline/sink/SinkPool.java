@@ -1,7 +1,6 @@
 package dev.sluice.pipeline.sink;
 
 import dev.sluice.clickhouse.client.BlockInserter;
-import dev.sluice.pipeline.checkpoint.Ledger;
 import dev.sluice.pipeline.metrics.Metrics;
 import dev.sluice.pipeline.spec.PipelineSpec.ShardSpec;
 import dev.sluice.pipeline.spec.PipelineSpec.SinkSpec;
@@ -30,14 +29,12 @@ public final class SinkPool implements BatchQueue {
      *
      * @param inserters opens a connection to a replica URL
      * @param plan how batches become INSERTs; each writer thread gets its own shaper of it
-     * @param ledger where batch boundaries are recorded before sending, or null
      * @param random the jitter source of the backoff
      */
     public static SinkPool create(
             SinkSpec sink,
             Function<String, BlockInserter> inserters,
             InsertPlan plan,
-            Ledger ledger,
             Metrics metrics,
             SinkSupervisor supervisor,
             Clock clock,
@@ -56,7 +53,6 @@ public final class SinkPool implements BatchQueue {
                                 new Replicas(shard.replicas(), inserters, lane),
                                 new Backoff(sink.retry(), random),
                                 clock,
-                                ledger,
                                 plan.newShaper(metrics),
                                 metrics.shard(s),
                                 supervisor));

@@ -1,5 +1,6 @@
 package dev.sluice.pipeline.source;
 
+import dev.sluice.pipeline.checkpoint.LocalCheckpoints;
 import dev.sluice.pipeline.source.file.FileSource;
 import dev.sluice.pipeline.source.file.FollowScan;
 import dev.sluice.pipeline.source.file.InputFile;
@@ -17,6 +18,7 @@ import java.io.InputStream;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.function.Supplier;
 
@@ -41,15 +43,19 @@ public final class SourceFactory {
      * The sources of {@code source} for {@code readers} pipeline threads, stdin being System.in.
      */
     public static List<Source> create(
-            SourceSpec source, DecodeSpec decode, int readers, PositionStore positions, Clock clock)
+            SourceSpec source,
+            DecodeSpec decode,
+            int readers,
+            LocalCheckpoints checkpoints,
+            Clock clock)
             throws IOException {
-        return create(source, decode, readers, positions, clock, System.in);
+        return create(source, decode, readers, checkpoints, clock, System.in);
     }
 
     /**
      * @param decode how records become rows: tells the framing (CSV quotes) and whether files start
      *     with a header
-     * @param positions committed positions: where partitions resume, and where commits go
+     * @param checkpoints where partitions resume, and where commits go
      * @param stdin the stream a stdin source reads
      * @throws IllegalArgumentException the inputs name nothing, or the format does not fit
      */
@@ -57,7 +63,7 @@ public final class SourceFactory {
             SourceSpec source,
             DecodeSpec decode,
             int readers,
-            PositionStore positions,
+            LocalCheckpoints checkpoints,
             Clock clock,
             InputStream stdin)
             throws IOException {
@@ -77,14 +83,17 @@ public final class SourceFactory {
                 for (int i = 0; i < readers; i++) {
                     sources.add(
                             new GeneratorSource(
-                                    g.rows(), g.rowsPerSecond(), i, readers, positions, clock));
+                                    g.rows(), g.rowsPerSecond(), i, readers, checkpoints, clock));
                 }
                 yield sources;
             }
             case PipelineSpec.FileSource f when f.paths().equals(List.of("-")) ->
                     stdin(stdin, decode, f.maxRecordBytes(), readers);
-            case PipelineSpec.FileSource f -> files(f, decode, readers, positions, clock);
+            case PipelineSpec.FileSource f -> files(f, decode, readers, checkpoints, clock);
             case PipelineSpec.StdinSource s -> stdin(stdin, decode, s.maxRecordBytes(), readers);
+            case PipelineSpec.KafkaSource k ->
+                    throw new IllegalArgumentException(
+                            "the Kafka source is built by sluice-kafka (KafkaSources), not here");
         };
     }
 
@@ -92,7 +101,7 @@ public final class SourceFactory {
             PipelineSpec.FileSource spec,
             DecodeSpec decode,
             int readers,
-            PositionStore positions,
+            LocalCheckpoints checkpoints,
             Clock clock)
             throws IOException {
         InputResolver resolver = new InputResolver(spec.paths());
@@ -115,7 +124,7 @@ public final class SourceFactory {
                     spec.follow()
                             ? new FollowScan(resolver, names, i, readers, spec.pollInterval())
                             : null;
-            sources.add(new FileSource(shares.get(i), reading, follow, positions, clock));
+            sources.add(new FileSource(shares.get(i), reading, follow, checkpoints, clock));
         }
         return sources;
     }
@@ -148,7 +157,7 @@ public final class SourceFactory {
         }
 
         @Override
-        public void commit(String partition, long position) {}
+        public void commit(Map<String, Checkpoint> checkpoints) {}
 
         @Override
         public void close() {}

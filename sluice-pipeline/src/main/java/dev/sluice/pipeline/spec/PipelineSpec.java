@@ -43,7 +43,8 @@ public record PipelineSpec(
     }
 
     /** Where records come from. */
-    public sealed interface SourceSpec permits GeneratorSource, FileSource, StdinSource {}
+    public sealed interface SourceSpec
+            permits GeneratorSource, FileSource, StdinSource, KafkaSource {}
 
     /**
      * The synthetic events of the benchmarks: {@code ts DateTime, tenant UInt32, kind String, id
@@ -79,6 +80,41 @@ public record PipelineSpec(
     }
 
     public record StdinSource(int maxRecordBytes) implements SourceSpec {}
+
+    /**
+     * Kafka topics read by a consumer group: one consumer per pipeline thread, all in {@code
+     * groupId}; N processes with one group id share the partitions (built by sluice-kafka).
+     *
+     * @param topics the topics to read, or empty when {@code topicPattern} is given
+     * @param topicPattern a regular expression of topic names, or null
+     * @param start where a partition without a committed offset starts: {@code earliest} or {@code
+     *     latest}
+     * @param assignmentTimeout no assignment at all by then is an error (the group cannot form)
+     * @param groupProtocol {@code consumer} (KIP-848) or {@code classic} (cooperative-sticky)
+     * @param properties consumer properties passed through (TLS, SASL, fetch sizes); keys that
+     *     would break delivery are refused by name when the source is built
+     */
+    public record KafkaSource(
+            String bootstrapServers,
+            List<String> topics,
+            String topicPattern,
+            String groupId,
+            String start,
+            Duration assignmentTimeout,
+            String groupProtocol,
+            Map<String, String> properties,
+            int maxRecordBytes)
+            implements SourceSpec {
+        public static final Duration DEFAULT_ASSIGNMENT_TIMEOUT = Duration.ofMinutes(5);
+
+        public KafkaSource {
+            topics = List.copyOf(topics);
+            properties = Map.copyOf(properties);
+            if (topics.isEmpty() == (topicPattern == null)) {
+                throw new IllegalArgumentException("kafka: give either topics or topic_pattern");
+            }
+        }
+    }
 
     /** The input formats. */
     public enum Format {
@@ -217,7 +253,14 @@ public record PipelineSpec(
      * @param dir where positions and the batch ledger are kept (null: no persistence, as for a
      *     one-shot {@code load} without {@code --resume})
      */
-    public record CheckpointSpec(Duration interval, Path dir) {}
+    public record CheckpointSpec(Duration interval, Path dir, Duration revokeTimeout) {
+        /** How long a revoked partition's batches are waited for, unless configured. */
+        public static final Duration DEFAULT_REVOKE_TIMEOUT = Duration.ofSeconds(30);
+
+        public CheckpointSpec(Duration interval, Path dir) {
+            this(interval, dir, DEFAULT_REVOKE_TIMEOUT);
+        }
+    }
 
     /**
      * @param listen host:port of the admin HTTP server, or null for none

@@ -260,9 +260,14 @@ class ConfigLoaderTest {
                 .hasMessageContaining("errors.dead_letter.file: unknown key (expected path)");
         fails("source: {generator: {}}\ntransforms: [{renam: {}}]\n" + SINK)
                 .hasMessageContaining("transforms[0].renam: unknown key (did you mean rename?)");
+        fails("source: {kafk: {}}\n" + SINK)
+                .hasMessageContaining("source.kafk: unknown key (did you mean kafka?)");
         fails("source: {kafka: {}}\n" + SINK)
-                .hasMessageContaining(
-                        "source.kafka: unknown key (expected generator, file, stdin)");
+                .hasMessageContaining("source.kafka.bootstrap_servers: required");
+        fails("source: {kafka: {bootstrap_servers: h, topics: [t], startt: x}}\n" + SINK)
+                .hasMessageContaining("source.kafka.startt: unknown key (did you mean start?)");
+        fails("source: {kafka: {bootstrap_servers: h, topics: [t], topic_pattern: x}}\n" + SINK)
+                .hasMessageContaining("give either topics or topic_pattern");
         fails(
                         "source: {file: {paths: a.csv}}\ndecode: {csv: {header: true, delimitter: x}}\n"
                                 + SINK)

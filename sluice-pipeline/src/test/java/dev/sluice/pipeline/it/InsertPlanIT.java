@@ -7,6 +7,7 @@ import dev.sluice.clickhouse.client.ConnectionConfig;
 import dev.sluice.clickhouse.client.NativeConnection;
 import dev.sluice.clickhouse.it.TestServer;
 import dev.sluice.clickhouse.schema.TableSchema;
+import dev.sluice.pipeline.checkpoint.LocalCheckpoints;
 import dev.sluice.pipeline.decode.Decoder;
 import dev.sluice.pipeline.decode.DecoderFactory;
 import dev.sluice.pipeline.decode.TargetColumns;
@@ -54,7 +55,7 @@ class InsertPlanIT {
         Factories factories =
                 new Factories() {
                     @Override
-                    public Source source(int reader, int readers, Map<String, Long> resumeFrom) {
+                    public Source source(int reader, int readers, LocalCheckpoints checkpoints) {
                         return source;
                     }
 

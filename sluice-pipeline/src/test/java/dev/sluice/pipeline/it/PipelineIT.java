@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.sluice.clickhouse.client.ConnectionConfig;
 import dev.sluice.clickhouse.it.TestServer;
+import dev.sluice.pipeline.checkpoint.LocalCheckpoints;
 import dev.sluice.pipeline.decode.Decoder;
 import dev.sluice.pipeline.decode.TargetColumns;
 import dev.sluice.pipeline.errors.DeadLetters;
@@ -42,7 +43,7 @@ class PipelineIT {
     private static Factories factories(long perPartition, CountDownLatch onRead) {
         return new Factories() {
             @Override
-            public Source source(int reader, int readers, Map<String, Long> resumeFrom) {
+            public Source source(int reader, int readers, LocalCheckpoints checkpoints) {
                 MemorySource s = new MemorySource("mem");
                 for (int p = 0; p < 2; p++) {
                     int part = reader * 2 + p;

@@ -2,12 +2,11 @@ package dev.sluice.pipeline.runtime;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.sluice.pipeline.checkpoint.Ledger;
+import dev.sluice.pipeline.checkpoint.LocalCheckpoints;
 import dev.sluice.pipeline.sink.Batch;
 import dev.sluice.pipeline.sink.SealReason;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -22,29 +21,30 @@ class LedgerReplayTest {
         return k + ",r" + k;
     }
 
-    private ThreadHarness run(Ledger ledger, int maxRows, long resumeAt, long records) {
+    private ThreadHarness run(LocalCheckpoints checkpoints, int maxRows, long records) {
         ThreadHarness h = new ThreadHarness();
-        h.ledger = ledger;
+        h.checkpoints = checkpoints;
         h.maxRows = maxRows;
-        h.source.partition("p", records, LedgerReplayTest::row, resumeAt);
-        h.source.partition("q", records, k -> row(k + 1000), resumeAt);
-        if (resumeAt > 0) {
-            h.resumeFrom = Map.of("p", resumeAt, "q", resumeAt);
-        }
+        h.source.partition("p", records, LedgerReplayTest::row);
+        h.source.partition("q", records, k -> row(k + 1000));
         return h.start();
+    }
+
+    private LocalCheckpoints open() throws java.io.IOException {
+        return LocalCheckpoints.open(dir, "test");
     }
 
     @Test
     void aReplayAfterACrashReSealsTheRecordedBatchesWithTheirTokens() throws Exception {
-        Ledger first = Ledger.open(dir, Map.of());
-        ThreadHarness before = run(first, 7, 0, 60);
+        LocalCheckpoints first = open();
+        ThreadHarness before = run(first, 7, 60);
         before.turns(2); // both partitions read; nothing acknowledged, nothing committed
         List<Batch> sent = List.copyOf(before.batches());
         assertThat(sent).hasSize(18); // 9 batches of 7, 7, ..., 4 rows per partition
         first.close(); // crash: no acknowledgement reached the tracker
 
-        Ledger second = Ledger.open(dir, Map.of());
-        ThreadHarness after = run(second, 25, 0, 60); // other settings now
+        LocalCheckpoints second = open();
+        ThreadHarness after = run(second, 25, 60); // other settings now
         after.runToEnd(20);
 
         assertThat(after.batches())
@@ -57,8 +57,8 @@ class LedgerReplayTest {
 
     @Test
     void aReplayFromACommittedPositionReCreatesOnlyTheBatchesAfterIt() throws Exception {
-        Ledger first = Ledger.open(dir, Map.of());
-        ThreadHarness before = run(first, 10, 0, 50);
+        LocalCheckpoints first = open();
+        ThreadHarness before = run(first, 10, 50);
         before.turns(1); // one partition read, batches of 10
         List<Batch> sent = List.copyOf(before.batches());
         assertThat(sent).hasSize(5);
@@ -70,17 +70,14 @@ class LedgerReplayTest {
         assertThat(before.source.commits()).containsEntry(partition, 200L);
         first.close();
 
-        Ledger second = Ledger.open(dir, Map.of(partition, 200L));
+        LocalCheckpoints second = open();
+        assertThat(second.checkpoint(partition).position()).isEqualTo(200L);
         ThreadHarness after = new ThreadHarness();
-        after.ledger = second;
+        after.checkpoints = second;
         after.maxRows = 3;
         after.lingerNanos = 1; // would seal after every poll, were the batches not replayed
         after.source.partition(
-                partition,
-                50,
-                partition.equals("p") ? LedgerReplayTest::row : k -> row(k + 1000),
-                200);
-        after.resumeFrom = Map.of(partition, 200L);
+                partition, 50, partition.equals("p") ? LedgerReplayTest::row : k -> row(k + 1000));
         after.start().runToEnd(20);
 
         assertThat(after.batches())
@@ -92,9 +89,9 @@ class LedgerReplayTest {
 
     @Test
     void recordsBeyondTheLedgerAreBatchedByTheCurrentSettings() throws Exception {
-        Ledger first = Ledger.open(dir, Map.of());
+        LocalCheckpoints first = open();
         ThreadHarness before = new ThreadHarness();
-        before.ledger = first;
+        before.checkpoints = first;
         before.maxRows = 4;
         before.source.live("p", LedgerReplayTest::row);
         before.start();
@@ -103,9 +100,9 @@ class LedgerReplayTest {
         assertThat(before.batches()).hasSize(2);
         first.close();
 
-        Ledger second = Ledger.open(dir, Map.of());
+        LocalCheckpoints second = open();
         ThreadHarness after = new ThreadHarness();
-        after.ledger = second;
+        after.checkpoints = second;
         after.maxRows = 5;
         after.source.partition("p", 20, LedgerReplayTest::row);
         after.start().runToEnd(20);
@@ -115,5 +112,25 @@ class LedgerReplayTest {
         assertThat(after.batches().get(1).token()).isEqualTo(before.batches().get(1).token());
         assertThat(after.batches().get(2).firstPosition()).isEqualTo(80);
         second.close();
+    }
+
+    @Test
+    void aReplayedBatchComputesWithTheNowOfTheOriginal() throws Exception {
+        // Loss path 4: a DEFAULT or partition key with now() must come out the same in a replay,
+        // or a server that compares blocks (ReplicatedMergeTree) keeps both copies.
+        LocalCheckpoints first = open();
+        ThreadHarness before = run(first, 10, 20);
+        before.clock.advanceMillis(3_000);
+        before.turns(2);
+        List<Batch> sent = List.copyOf(before.batches());
+        assertThat(sent).extracting(Batch::nowSeconds).containsOnly(1_700_000_003L);
+        first.close();
+
+        LocalCheckpoints second = open();
+        ThreadHarness after = run(second, 10, 20);
+        after.clock.advanceMillis(3_600_000); // an hour later
+        after.runToEnd(20);
+        assertThat(after.batches()).allMatch(Batch::replayed);
+        assertThat(after.batches()).extracting(Batch::nowSeconds).containsOnly(1_700_000_003L);
     }
 }

@@ -77,7 +77,7 @@ class PipelineTest {
         TestFactories f =
                 factories(
                         ServerInfoChoice.MODERN,
-                        (reader, resume) ->
+                        (reader, checkpoints) ->
                                 new MemorySource("mem")
                                         .partition(
                                                 "r" + reader + "a", 5_000, k -> row(reader * 2, k))
@@ -125,7 +125,7 @@ class PipelineTest {
                         table,
                         ServerInfoChoice.MODERN.info,
                         List.of("n", "s", "tag", "sign"),
-                        (reader, resume) ->
+                        (reader, checkpoints) ->
                                 new MemorySource("mem")
                                         .partition(
                                                 "a",
@@ -179,7 +179,7 @@ class PipelineTest {
         TestFactories f =
                 factories(
                         ServerInfoChoice.OLD,
-                        (reader, resume) ->
+                        (reader, checkpoints) ->
                                 new MemorySource("mem")
                                         .partition("a", Long.MAX_VALUE, k -> row(0, k))
                                         .partition("b", Long.MAX_VALUE, k -> row(1, k)));
@@ -210,7 +210,7 @@ class PipelineTest {
         TestFactories f =
                 factories(
                         ServerInfoChoice.OLD,
-                        (reader, resume) ->
+                        (reader, checkpoints) ->
                                 new MemorySource("mem")
                                         .partition(
                                                 "p", 1_000, k -> k == 550 ? "!,bad" : row(0, k)));
@@ -233,7 +233,7 @@ class PipelineTest {
         TestFactories f =
                 factories(
                         ServerInfoChoice.OLD,
-                        (reader, resume) ->
+                        (reader, checkpoints) ->
                                 new MemorySource("mem").partition("p", 10_000, k -> row(0, k)));
         FakeInserter replica = f.replica("clickhouse://a:9000/db");
         replica.onInsert(
@@ -268,7 +268,7 @@ class PipelineTest {
         TestFactories first =
                 factories(
                         ServerInfoChoice.MODERN,
-                        (reader, resume) ->
+                        (reader, checkpoints) ->
                                 new MemorySource("mem")
                                         .partition(
                                                 "p", 2_000, k -> k == 1_234 ? "!,x" : row(0, k)));
@@ -281,9 +281,8 @@ class PipelineTest {
         TestFactories second =
                 factories(
                         ServerInfoChoice.MODERN,
-                        (reader, resume) ->
-                                new MemorySource("mem")
-                                        .partition("p", 2_000, k -> row(0, k), resume.get("p")));
+                        (reader, checkpoints) ->
+                                new MemorySource("mem").partition("p", 2_000, k -> row(0, k)));
         PipelineResult r2 = Pipeline.start(spec, second, Clock.SYSTEM).awaitCompletion();
 
         assertThat(r2.status()).isEqualTo(PipelineResult.Status.COMPLETED);
@@ -299,7 +298,7 @@ class PipelineTest {
         TestFactories f =
                 factories(
                         ServerInfoChoice.OLD,
-                        (reader, resume) ->
+                        (reader, checkpoints) ->
                                 new MemorySource("mem").partition("p", 1, k -> row(0, k)));
         Pipeline p = Pipeline.start(new Specs.Builder().build(), f, Clock.SYSTEM);
         assertThat(p.warnings())
@@ -315,7 +314,7 @@ class PipelineTest {
         TestFactories f =
                 factories(
                         ServerInfoChoice.OLD,
-                        (reader, resume) ->
+                        (reader, checkpoints) ->
                                 new MemorySource("mem").partition("p", 1, k -> row(0, k)));
         f.describeFailure =
                 new ClickHouseException("table db.t does not exist on ClickHouse 18.16.1");
@@ -331,7 +330,7 @@ class PipelineTest {
         TestFactories f =
                 factories(
                         ServerInfoChoice.OLD,
-                        (reader, resume) ->
+                        (reader, checkpoints) ->
                                 new MemorySource("mem").partition("p", 1, k -> row(0, k)));
         f.describeFailure = new ClickHouseException("the server must not be asked");
         assertThatThrownBy(
@@ -349,7 +348,7 @@ class PipelineTest {
         TestFactories f =
                 factories(
                         ServerInfoChoice.OLD,
-                        (reader, resume) ->
+                        (reader, checkpoints) ->
                                 new MemorySource("mem").partition("p", 1, k -> row(0, k)));
         PipelineSpec spec =
                 new Specs.Builder().settings(Map.of("wait_for_async_insert", "0")).build();
@@ -362,7 +361,7 @@ class PipelineTest {
         TestFactories f =
                 factories(
                         ServerInfoChoice.OLD,
-                        (reader, resume) ->
+                        (reader, checkpoints) ->
                                 new MemorySource("mem")
                                         .partition("p", 100, k -> k % 10 == 3 ? "!,x" : row(0, k)));
         PipelineSpec spec = new Specs.Builder().policy(ErrorPolicy.DEAD_LETTER).build();
@@ -382,7 +381,7 @@ class PipelineTest {
         TestFactories f =
                 factories(
                         ServerInfoChoice.OLD,
-                        (reader, resume) ->
+                        (reader, checkpoints) ->
                                 new MemorySource("mem")
                                         .partition("p", Long.MAX_VALUE, k -> row(0, k)));
         f.replica("clickhouse://a:9000/db").onInsert(i -> inserts.countDown());

@@ -297,9 +297,11 @@ class PipelineThreadTest {
         h.sink.ack(h.batches().get(0));
         h.clock.advanceMillis(5_000);
         h.thread.runOnce();
-        // Both batches written; row 6 (position 60) is open: commit stops before it.
+        // Both batches written; row 6 (position 60), sealed by linger, is not: commit stops before
+        // it. Commits: the first two batches' boundaries before they were sent, the lingering
+        // batch's, then the position.
         assertThat(h.source.commits()).containsEntry("p", 60L);
-        assertThat(h.metrics.commits.getLongValue()).isEqualTo(2);
+        assertThat(h.metrics.commits.getLongValue()).isEqualTo(3);
     }
 
     @Test

@@ -21,7 +21,8 @@ class StartupTest {
 
     private static TestFactories factories(
             TableSchema table, ServerInfo server, List<String> inputs) {
-        return new TestFactories(table, server, inputs, (r, resume) -> new MemorySource("mem"));
+        return new TestFactories(
+                table, server, inputs, (r, checkpoints) -> new MemorySource("mem"));
     }
 
     @Test

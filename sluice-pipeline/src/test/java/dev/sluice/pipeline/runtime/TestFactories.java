@@ -4,6 +4,7 @@ import dev.sluice.clickhouse.client.BlockInserter;
 import dev.sluice.clickhouse.client.ClickHouseException;
 import dev.sluice.clickhouse.client.ServerInfo;
 import dev.sluice.clickhouse.schema.TableSchema;
+import dev.sluice.pipeline.checkpoint.LocalCheckpoints;
 import dev.sluice.pipeline.decode.Decoder;
 import dev.sluice.pipeline.decode.TargetColumns;
 import dev.sluice.pipeline.errors.DeadLetters;
@@ -23,7 +24,7 @@ import java.util.function.Function;
 /** Factories with in-memory sources, the test decoder and fake replicas. */
 final class TestFactories implements Factories {
     interface SourceMaker {
-        Source make(int reader, Map<String, Long> resumeFrom);
+        Source make(int reader, LocalCheckpoints checkpoints);
     }
 
     final TableSchema table;
@@ -59,8 +60,11 @@ final class TestFactories implements Factories {
     }
 
     @Override
-    public synchronized Source source(int reader, int readers, Map<String, Long> resumeFrom) {
-        Source s = sources.make(reader, resumeFrom);
+    public synchronized Source source(int reader, int readers, LocalCheckpoints checkpoints) {
+        Source s = sources.make(reader, checkpoints);
+        if (s instanceof dev.sluice.pipeline.testing.MemorySource m) {
+            m.checkpoints(checkpoints); // it starts and commits where a file source would
+        }
         made.add(s);
         return s;
     }

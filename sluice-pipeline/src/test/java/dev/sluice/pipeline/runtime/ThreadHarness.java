@@ -1,7 +1,7 @@
 package dev.sluice.pipeline.runtime;
 
 import dev.sluice.clickhouse.schema.TableSchema;
-import dev.sluice.pipeline.checkpoint.Ledger;
+import dev.sluice.pipeline.checkpoint.LocalCheckpoints;
 import dev.sluice.pipeline.decode.TargetColumns;
 import dev.sluice.pipeline.errors.ErrorPolicy;
 import dev.sluice.pipeline.metrics.Metrics;
@@ -17,12 +17,9 @@ import dev.sluice.pipeline.testing.Tables;
 import dev.sluice.pipeline.testing.TestDecoder;
 import dev.sluice.pipeline.time.ManualClock;
 import dev.sluice.pipeline.transform.Transform;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
@@ -38,6 +35,7 @@ final class ThreadHarness {
     final Collector sink = new Collector();
     final Lifecycle lifecycle = new Lifecycle();
     final RecordingDeadLetters deadLetters = new RecordingDeadLetters(events);
+    final List<String> warnings = new CopyOnWriteArrayList<>();
     TableSchema table = TABLE;
     List<String> inputs = List.of("n", "s");
     ErrorPolicy policy = ErrorPolicy.FAIL;
@@ -51,8 +49,11 @@ final class ThreadHarness {
     double low = 0.5;
     long grain = 64;
     int shards = 2;
-    Ledger ledger;
-    Map<String, Long> resumeFrom = Map.of();
+    long revokeTimeoutNanos = 1_000_000_000L;
+
+    /** Where the source keeps its checkpoints (a checkpoint directory, for crash tests). */
+    LocalCheckpoints checkpoints;
+
     List<Transform> transforms = List.of();
     InflightBudget budget;
     Metrics metrics;
@@ -63,16 +64,15 @@ final class ThreadHarness {
         final List<Batch> submitted = new ArrayList<>();
         int settled;
 
+        /** Acknowledge every batch the moment it is submitted, as a writer racing ahead would. */
+        boolean ackOnSubmit;
+
         @Override
         public void submit(Batch batch) {
-            if (ledger != null && !batch.replayed()) {
-                try {
-                    ledger.record(batch.boundaries()); // as the writer does before sending
-                } catch (IOException e) {
-                    throw new UncheckedIOException(e);
-                }
-            }
             submitted.add(batch);
+            if (ackOnSubmit) {
+                ack(batch);
+            }
         }
 
         @Override
@@ -99,23 +99,26 @@ final class ThreadHarness {
         metrics = new Metrics("test", shards, new NoProbes());
         TargetColumns columns = new TargetColumns(table, table.insertableColumns());
         DeadLetterLog log = new DeadLetterLog(deadLetters);
+        if (checkpoints != null) {
+            source.checkpoints(checkpoints);
+        }
         SharedParts parts =
                 new SharedParts(
                         "test",
-                        ledger == null ? "r1" : ledger.run(),
+                        checkpoints == null ? "r1" : checkpoints.run(),
                         new SealPolicy(maxRows, maxBytes, lingerNanos),
                         new ShardRouter(Collections.nCopies(shards, 1)),
                         sink,
                         budget,
                         new RecordErrors(policy, maxErrors, log, metrics),
-                        new Committer(log, null, ledger, metrics),
+                        new Committer(log, metrics),
                         lifecycle,
                         metrics,
                         clock,
                         commitIntervalNanos,
-                        resumeFrom,
-                        ledger == null ? p -> List.of() : ledger::replay,
-                        grain);
+                        revokeTimeoutNanos,
+                        grain,
+                        warnings::add);
         thread =
                 new PipelineThread(
                         parts,

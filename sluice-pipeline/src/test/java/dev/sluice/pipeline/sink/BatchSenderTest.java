@@ -8,7 +8,6 @@ import dev.sluice.clickhouse.client.ServerException;
 import dev.sluice.clickhouse.defaults.AbsentRows;
 import dev.sluice.clickhouse.protocol.ServerExceptionInfo;
 import dev.sluice.clickhouse.schema.TableSchema;
-import dev.sluice.pipeline.checkpoint.Ledger;
 import dev.sluice.pipeline.checkpoint.LedgerEntry;
 import dev.sluice.pipeline.decode.TargetColumns;
 import dev.sluice.pipeline.metrics.Metrics;
@@ -17,7 +16,6 @@ import dev.sluice.pipeline.testing.FakeInserter;
 import dev.sluice.pipeline.testing.NoProbes;
 import dev.sluice.pipeline.testing.Tables;
 import dev.sluice.pipeline.time.ManualClock;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -87,10 +85,11 @@ class BatchSenderTest {
                 false,
                 "t/mem/p/0-" + last + "/0",
                 SealReason.ROWS,
-                0);
+                0,
+                1);
     }
 
-    private BatchSender sender(List<FakeInserter> replicas, RetrySpec retry, Ledger ledger) {
+    private BatchSender sender(List<FakeInserter> replicas, RetrySpec retry) {
         List<String> urls = new ArrayList<>();
         for (int i = 0; i < replicas.size(); i++) {
             urls.add("clickhouse://replica" + i + ":9000/db");
@@ -102,7 +101,6 @@ class BatchSenderTest {
                 new Replicas(urls, url -> replicas.get(urls.indexOf(url)), 0),
                 new Backoff(retry, new Random(7)),
                 clock,
-                ledger,
                 InsertPlan.of(table, FakeInserter.server(18, 16), List.of("n", "s"), presort, split)
                         .newShaper(metrics),
                 metrics.shard(0),
@@ -114,7 +112,7 @@ class BatchSenderTest {
         FakeInserter a = new FakeInserter(FakeInserter.server(18, 16));
         FakeInserter b = new FakeInserter(FakeInserter.server(18, 16));
         a.failNext(new ConnectionException("connection reset"));
-        BatchSender sender = sender(List.of(a, b), RETRY, null);
+        BatchSender sender = sender(List.of(a, b), RETRY);
 
         assertThat(sender.send(batch())).isEqualTo(Batch.Outcome.WRITTEN);
 
@@ -136,7 +134,7 @@ class BatchSenderTest {
         a.failNext(serverError(252, "Too many parts (300)"))
                 .failNext(serverError(241, "Memory limit exceeded"))
                 .failNext(new ConnectionException("timed out"));
-        BatchSender sender = sender(List.of(a), RETRY, null);
+        BatchSender sender = sender(List.of(a), RETRY);
 
         assertThat(sender.send(batch())).isEqualTo(Batch.Outcome.WRITTEN);
 
@@ -151,7 +149,7 @@ class BatchSenderTest {
         FakeInserter a = new FakeInserter(FakeInserter.server(18, 16));
         FakeInserter b = new FakeInserter(FakeInserter.server(18, 16));
         a.failNext(serverError(60, "Table db.t doesn't exist."));
-        BatchSender sender = sender(List.of(a, b), RETRY, null);
+        BatchSender sender = sender(List.of(a, b), RETRY);
 
         assertThat(sender.send(batch())).isEqualTo(Batch.Outcome.ABANDONED);
 
@@ -170,8 +168,7 @@ class BatchSenderTest {
     void aBlockThatDoesNotMatchTheTableIsFatal() {
         FakeInserter a = new FakeInserter(FakeInserter.server(18, 16));
         a.failNext(new ClickHouseException("INSERT INTO db.t: column n UInt64 does not match"));
-        assertThat(sender(List.of(a), RETRY, null).send(batch()))
-                .isEqualTo(Batch.Outcome.ABANDONED);
+        assertThat(sender(List.of(a), RETRY).send(batch())).isEqualTo(Batch.Outcome.ABANDONED);
         assertThat(fatal).singleElement().asString().contains("does not match");
     }
 
@@ -182,8 +179,7 @@ class BatchSenderTest {
             a.failNext(new ConnectionException("refused " + i));
         }
         RetrySpec three = new RetrySpec(Duration.ofMillis(10), Duration.ofSeconds(1), 2.0, 0, 3);
-        assertThat(sender(List.of(a), three, null).send(batch()))
-                .isEqualTo(Batch.Outcome.ABANDONED);
+        assertThat(sender(List.of(a), three).send(batch())).isEqualTo(Batch.Outcome.ABANDONED);
         assertThat(fatal)
                 .singleElement()
                 .asString()
@@ -197,8 +193,7 @@ class BatchSenderTest {
         FakeInserter a = new FakeInserter(FakeInserter.server(18, 16));
         a.failNext(new ConnectionException("refused"));
         abandon = true;
-        assertThat(sender(List.of(a), RETRY, null).send(batch()))
-                .isEqualTo(Batch.Outcome.ABANDONED);
+        assertThat(sender(List.of(a), RETRY).send(batch())).isEqualTo(Batch.Outcome.ABANDONED);
         assertThat(a.attempts()).isEqualTo(1);
         assertThat(fatal).isEmpty();
     }
@@ -206,36 +201,18 @@ class BatchSenderTest {
     @Test
     void theTokenIsSentOnlyToServersThatTakeIt() {
         FakeInserter old = new FakeInserter(FakeInserter.server(18, 16));
-        sender(List.of(old), RETRY, null).send(batch());
+        sender(List.of(old), RETRY).send(batch());
         assertThat(old.inserts().get(0).settings())
                 .containsEntry("max_insert_threads", "2")
                 .doesNotContainKeys(
                         "insert_deduplication_token", "insert_deduplicate", "async_insert");
 
         FakeInserter modern = new FakeInserter(FakeInserter.server(24, 8));
-        sender(List.of(modern), RETRY, null).send(batch());
+        sender(List.of(modern), RETRY).send(batch());
         assertThat(modern.inserts().get(0).settings())
                 .containsEntry("insert_deduplication_token", "t/mem/p/0-20/0")
                 .containsEntry("insert_deduplicate", "1")
                 .containsEntry("async_insert", "0");
-    }
-
-    @Test
-    void theBoundariesAreInTheLedgerBeforeTheBatchIsSent() throws Exception {
-        Ledger ledger = Ledger.open(dir, Map.of());
-        FakeInserter a = new FakeInserter(FakeInserter.server(18, 16));
-        List<String> seenAtSend = new ArrayList<>();
-        a.onInsert(
-                i -> {
-                    try {
-                        seenAtSend.addAll(Files.readAllLines(dir.resolve("ledger.jsonl")));
-                    } catch (java.io.IOException e) {
-                        throw new java.io.UncheckedIOException(e);
-                    }
-                });
-        sender(List.of(a), RETRY, ledger).send(batch());
-        assertThat(seenAtSend).contains("{\"p\":\"p\",\"f\":0,\"l\":20,\"s\":0}");
-        ledger.close();
     }
 
     @Test
@@ -251,7 +228,7 @@ class BatchSenderTest {
                     }
                 });
 
-        assertThat(sender(List.of(a), RETRY, null).send(batch(5, 4, 3, 2, 1, 0)))
+        assertThat(sender(List.of(a), RETRY).send(batch(5, 4, 3, 2, 1, 0)))
                 .isEqualTo(Batch.Outcome.WRITTEN);
 
         // Sorted by n, then split by n % 2 in order of first appearance: the even part first.

@@ -77,7 +77,8 @@ class BatchShaperTest {
                 false,
                 "tok",
                 SealReason.ROWS,
-                NOW);
+                NOW,
+                1);
     }
 
     /** A row with every field given. */

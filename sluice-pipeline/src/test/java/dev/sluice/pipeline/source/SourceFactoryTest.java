@@ -3,6 +3,7 @@ package dev.sluice.pipeline.source;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.sluice.pipeline.checkpoint.LocalCheckpoints;
 import dev.sluice.pipeline.spec.PipelineSpec;
 import dev.sluice.pipeline.spec.PipelineSpec.DecodeSpec;
 import dev.sluice.pipeline.spec.PipelineSpec.Format;
@@ -26,7 +27,7 @@ class SourceFactoryTest {
                         new PipelineSpec.StdinSource(100),
                         decode(Format.CSV),
                         3,
-                        PositionStore.inMemory(),
+                        LocalCheckpoints.inMemory(),
                         Clock.SYSTEM,
                         in);
         assertThat(s).hasSize(3);
@@ -45,7 +46,7 @@ class SourceFactoryTest {
                         new PipelineSpec.FileSource(List.of("-"), false, 100),
                         decode(Format.JSON),
                         1,
-                        PositionStore.inMemory(),
+                        LocalCheckpoints.inMemory(),
                         Clock.SYSTEM,
                         in);
         assertThat(s.get(0).name()).isEqualTo("stdin");
@@ -59,7 +60,7 @@ class SourceFactoryTest {
                         new PipelineSpec.GeneratorSource(9, 0, 1, 16),
                         decode(Format.GENERATOR),
                         3,
-                        PositionStore.inMemory(),
+                        LocalCheckpoints.inMemory(),
                         Clock.SYSTEM);
         assertThat(s).hasSize(3).allMatch(x -> x.name().equals("generator"));
     }
@@ -72,7 +73,7 @@ class SourceFactoryTest {
                                         new PipelineSpec.GeneratorSource(9, 0, 1, 16),
                                         decode(Format.JSON),
                                         1,
-                                        PositionStore.inMemory(),
+                                        LocalCheckpoints.inMemory(),
                                         Clock.SYSTEM))
                 .hasMessageContaining("generator");
         assertThatThrownBy(
@@ -81,7 +82,7 @@ class SourceFactoryTest {
                                         new PipelineSpec.StdinSource(100),
                                         decode(Format.GENERATOR),
                                         1,
-                                        PositionStore.inMemory(),
+                                        LocalCheckpoints.inMemory(),
                                         Clock.SYSTEM))
                 .hasMessageContaining("generator");
     }

@@ -1,9 +1,15 @@
 package dev.sluice.pipeline.testing;
 
+import dev.sluice.pipeline.checkpoint.LocalCheckpoints;
+import dev.sluice.pipeline.source.Checkpoint;
+import dev.sluice.pipeline.source.PartitionListener;
 import dev.sluice.pipeline.source.RecordBatch;
 import dev.sluice.pipeline.source.Source;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Deque;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -15,6 +21,11 @@ import java.util.function.LongFunction;
  * An in-memory source: partitions of generated records, record {@code k} of a partition at position
  * {@code 10 × k} (a stride, so that a mix-up of indexes and positions shows). Polls go round-robin
  * over the partitions that have records left. Thread-safe for the test's reads of commits.
+ *
+ * <p>It assigns its partitions when opened, each at its checkpoint in {@link #checkpoints} (when
+ * set) or at the position it was added with; {@link #revokeNext} and {@link #assignNext} make it
+ * move partitions the way a Kafka consumer does, from inside its next {@code poll} or {@code idle}.
+ * While paused it delivers nothing, like a consumer with every partition paused.
  */
 public final class MemorySource implements Source {
     public static final long STRIDE = 10;
@@ -41,6 +52,12 @@ public final class MemorySource implements Source {
 
     private final String name;
     private final List<Partition> partitions = new ArrayList<>();
+    private final Deque<Runnable> rebalances = new ArrayDeque<>();
+    private LocalCheckpoints checkpoints;
+    private PartitionListener listener;
+    private boolean replayable = true;
+    private volatile boolean paused;
+    private volatile int idles;
     private final Map<String, Long> commits = new ConcurrentHashMap<>();
     private final List<String> events;
     private int turn;
@@ -57,6 +74,79 @@ public final class MemorySource implements Source {
 
     public MemorySource(String name) {
         this(name, new CopyOnWriteArrayList<>());
+    }
+
+    /** Where commits go and partitions start (as a file source's do); none by default. */
+    public MemorySource checkpoints(LocalCheckpoints c) {
+        this.checkpoints = c;
+        return this;
+    }
+
+    /** Makes the source one that cannot read again (like stdin). */
+    public MemorySource notReplayable() {
+        this.replayable = false;
+        return this;
+    }
+
+    @Override
+    public boolean replayable() {
+        return replayable;
+    }
+
+    @Override
+    public synchronized void open(PartitionListener l) {
+        this.listener = l;
+        for (Partition p : partitions) {
+            assign(p);
+        }
+    }
+
+    private void assign(Partition p) {
+        Checkpoint cp =
+                checkpoints != null
+                        ? checkpoints.checkpoint(p.name)
+                        : p.next > 0 ? Checkpoint.at(p.next * STRIDE) : Checkpoint.NONE;
+        if (cp.position() >= 0) {
+            p.next = Math.ceilDiv(cp.position(), STRIDE);
+        }
+        listener.assigned(p.name, cp);
+    }
+
+    /** At its next poll or idle, the source gives these partitions up (listener first). */
+    public synchronized void revokeNext(String... names) {
+        rebalances.add(
+                () -> {
+                    listener.revoking(List.of(names));
+                    partitions.removeIf(p -> List.of(names).contains(p.name));
+                });
+    }
+
+    /** At its next poll or idle, the source loses these partitions without a commit. */
+    public synchronized void loseNext(String... names) {
+        rebalances.add(
+                () -> {
+                    listener.lost(List.of(names));
+                    partitions.removeIf(p -> List.of(names).contains(p.name));
+                });
+    }
+
+    /**
+     * At its next poll or idle, the source is assigned a partition of {@code count} records, which
+     * starts at its checkpoint.
+     */
+    public synchronized void assignNext(String partition, long count, LongFunction<String> record) {
+        rebalances.add(
+                () -> {
+                    Partition p = new Partition(partition, count, record, 0);
+                    partitions.add(p);
+                    assign(p);
+                });
+    }
+
+    private void rebalance() {
+        for (Runnable r; (r = rebalances.poll()) != null; ) {
+            r.run();
+        }
     }
 
     /** Adds a partition of {@code count} records (Long.MAX_VALUE for an endless one). */
@@ -106,6 +196,10 @@ public final class MemorySource implements Source {
     public synchronized int poll(RecordBatch into, int maxRecords, long maxWaitNanos) {
         into.clear();
         into.source = name;
+        rebalance();
+        if (paused) {
+            throw new AssertionError("polled while paused: the runtime must idle instead");
+        }
         Partition p = null;
         boolean live = false;
         for (int i = 0; i < partitions.size() && p == null; i++) {
@@ -154,16 +248,50 @@ public final class MemorySource implements Source {
     @Override
     public void pause() {
         pauses++;
+        paused = true;
     }
 
     @Override
-    public void commit(String partition, long position) {
-        Long before = commits.put(partition, position);
-        if (before != null && before > position) {
-            throw new AssertionError(
-                    "commit of " + partition + " went back from " + before + " to " + position);
+    public void resume() {
+        paused = false;
+    }
+
+    @Override
+    public synchronized void idle(long maxWaitNanos) {
+        idles++;
+        rebalance();
+    }
+
+    @Override
+    public void commit(Map<String, Checkpoint> checkpointed) throws IOException {
+        for (Map.Entry<String, Checkpoint> e : checkpointed.entrySet()) {
+            long position = e.getValue().position();
+            Long before = commits.get(e.getKey());
+            if (before != null && before > position) {
+                throw new AssertionError(
+                        "commit of "
+                                + e.getKey()
+                                + " went back from "
+                                + before
+                                + " to "
+                                + position);
+            }
+            if (position >= 0 && (before == null || before != position)) {
+                commits.put(e.getKey(), position);
+                events.add("commit " + e.getKey() + " " + position);
+            }
         }
-        events.add("commit " + partition + " " + position);
+        if (checkpoints != null) {
+            checkpoints.commit(checkpointed);
+        }
+    }
+
+    public boolean paused() {
+        return paused;
+    }
+
+    public int idles() {
+        return idles;
     }
 
     /** The last committed position of each partition. */

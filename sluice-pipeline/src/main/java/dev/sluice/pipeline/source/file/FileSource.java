@@ -1,6 +1,8 @@
 package dev.sluice.pipeline.source.file;
 
-import dev.sluice.pipeline.source.PositionStore;
+import dev.sluice.pipeline.checkpoint.LocalCheckpoints;
+import dev.sluice.pipeline.source.Checkpoint;
+import dev.sluice.pipeline.source.PartitionListener;
 import dev.sluice.pipeline.source.RecordBatch;
 import dev.sluice.pipeline.source.Source;
 import dev.sluice.pipeline.source.framing.ChunkInput;
@@ -15,6 +17,7 @@ import java.util.ArrayList;
 import java.util.Deque;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Supplier;
 
 /**
@@ -23,7 +26,10 @@ import java.util.function.Supplier;
  *
  * <p>A file with a committed position resumes there: an uncompressed file seeks, a compressed one
  * is decompressed and discarded up to it. When the decoder reads a header, the header record is
- * delivered first (see {@link RecordBatch}).
+ * delivered first (see {@link RecordBatch}). A file is known by more than its path ({@link
+ * FileIdentity}: device, inode, first bytes): when another file now sits under a path whose
+ * position was committed, it is read from its start, with a warning, under a run id of its own —
+ * never from the old offset, and never with the old file's tokens.
  *
  * <p>In follow mode ({@code run}) plain files are tailed: at the end of what was written so far the
  * source moves on to the next file with data, and when none has any it checks, every poll interval
@@ -37,8 +43,9 @@ public final class FileSource implements Source {
 
     private final Reading reading;
     private final FollowScan follow;
-    private final PositionStore positions;
+    private final LocalCheckpoints checkpoints;
     private final Clock clock;
+    private PartitionListener listener;
     private final Deque<Partition> ready = new ArrayDeque<>();
     private final List<Partition> waiting = new ArrayList<>();
     private final long total;
@@ -53,11 +60,11 @@ public final class FileSource implements Source {
             List<InputFile> files,
             Reading reading,
             FollowScan follow,
-            PositionStore positions,
+            LocalCheckpoints checkpoints,
             Clock clock) {
         this.reading = reading;
         this.follow = follow;
-        this.positions = positions;
+        this.checkpoints = checkpoints;
         this.clock = clock;
         long sum = 0;
         for (InputFile f : files) {
@@ -73,6 +80,11 @@ public final class FileSource implements Source {
     @Override
     public String name() {
         return "file";
+    }
+
+    @Override
+    public void open(PartitionListener listener) {
+        this.listener = listener;
     }
 
     @Override
@@ -151,8 +163,8 @@ public final class FileSource implements Source {
     }
 
     @Override
-    public void commit(String partition, long position) throws IOException {
-        positions.commit(partition, position);
+    public void commit(Map<String, Checkpoint> committed) throws IOException {
+        checkpoints.commit(committed);
     }
 
     @Override
@@ -232,7 +244,10 @@ public final class FileSource implements Source {
 
         private void open() {
             ChunkInput input;
+            Checkpoint cp = Checkpoint.NONE;
             try {
+                // The checkpoint first: the identity is of the file as it is before reading it.
+                cp = checkpoint();
                 input = FileInputs.open(file, follow != null);
             } catch (IOException e) {
                 input = FileInputs.failed(e);
@@ -245,7 +260,50 @@ public final class FileSource implements Source {
                             reading.framer().get(),
                             reading.maxRecordBytes(),
                             reading.chunkBytes());
-            resumeAt = positions.position(file.name()).orElse(0);
+            resumeAt = Math.max(0, cp.position());
+            if (listener != null) {
+                listener.assigned(file.name(), cp);
+            }
+        }
+
+        /**
+         * The file's checkpoint — unless it is not the file the checkpoint belongs to: then its own
+         * fresh start (see the class comment).
+         */
+        private Checkpoint checkpoint() throws IOException {
+            String name = file.name();
+            FileIdentity now;
+            try {
+                now = FileIdentity.of(file.path());
+            } catch (IOException e) {
+                return checkpoints.checkpoint(name); // unreadable: reading it fails with the reason
+            }
+            String kept = checkpoints.identity(name);
+            FileIdentity before = kept == null ? null : FileIdentity.parse(kept);
+            String why;
+            try {
+                why = before == null ? null : before.differs(file.path());
+            } catch (IOException e) {
+                why = "it cannot be read (" + e.getMessage() + ")";
+            }
+            Checkpoint cp = checkpoints.checkpoint(name);
+            if (why == null) {
+                if (before == null) {
+                    checkpoints.identify(name, now.toString());
+                }
+                return cp;
+            }
+            checkpoints.startOver(name, now.toString());
+            if (listener != null && (cp.position() > 0 || !cp.inFlight().isEmpty())) {
+                listener.warning(
+                        name
+                                + " is not the file whose position "
+                                + Math.max(0, cp.position())
+                                + " was committed: "
+                                + why
+                                + "; reading it from its start");
+            }
+            return checkpoints.checkpoint(name);
         }
 
         void close() throws IOException {

@@ -1,6 +1,8 @@
 package dev.sluice.pipeline.source.generator;
 
-import dev.sluice.pipeline.source.PositionStore;
+import dev.sluice.pipeline.checkpoint.LocalCheckpoints;
+import dev.sluice.pipeline.source.Checkpoint;
+import dev.sluice.pipeline.source.PartitionListener;
 import dev.sluice.pipeline.source.RecordBatch;
 import dev.sluice.pipeline.source.Source;
 import dev.sluice.pipeline.time.Clock;
@@ -10,7 +12,6 @@ import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.OptionalLong;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -38,7 +39,8 @@ public final class GeneratorSource implements Source {
     private final int reader;
     private final int readers;
     private final String partition;
-    private final PositionStore positions;
+    private final LocalCheckpoints checkpoints;
+    private final Checkpoint start;
     private final Clock clock;
     private final double ratePerNano;
     private final long burst;
@@ -57,7 +59,7 @@ public final class GeneratorSource implements Source {
             long rowsPerSecond,
             int reader,
             int readers,
-            PositionStore positions,
+            LocalCheckpoints checkpoints,
             Clock clock) {
         if (readers < 1 || reader < 0 || reader >= readers) {
             throw new IllegalArgumentException("reader " + reader + " of " + readers);
@@ -66,27 +68,29 @@ public final class GeneratorSource implements Source {
         this.reader = reader;
         this.readers = readers;
         this.partition = partitionName(reader, readers);
-        this.positions = positions;
+        this.checkpoints = checkpoints;
         this.clock = clock;
         double rate = (double) rowsPerSecond / readers;
         this.ratePerNano = rate / 1e9;
         this.burst = Math.max(1, (long) (rate / 10));
-        this.next = firstOwnedAtOrAfter(resumePosition());
+        Checkpoint own = checkpoints.checkpoint(partition);
+        long resume = own.position() >= 0 ? own.position() : resumeFromOtherLayout();
+        this.next = firstOwnedAtOrAfter(resume);
+        // The runtime starts its tracker where reading starts; batches recorded past the position
+        // are replayed only for this partition's own layout.
+        this.start =
+                own.position() >= 0 ? own : new Checkpoint(next, own.run(), java.util.List.of());
     }
 
     private static String partitionName(int reader, int readers) {
         return "gen-" + reader + "-of-" + readers;
     }
 
-    private long resumePosition() {
-        OptionalLong own = positions.position(partition);
-        if (own.isPresent()) {
-            return own.getAsLong();
-        }
+    private long resumeFromOtherLayout() {
         // Another layout: all rows below the smallest of its positions are handled — if it is
         // the only one and complete; otherwise start over (at-least-once, never a skipped row).
         Map<Integer, List<Long>> layouts = new HashMap<>();
-        for (Map.Entry<String, Long> e : positions.positions().entrySet()) {
+        for (Map.Entry<String, Long> e : checkpoints.positions().entrySet()) {
             Matcher m = PARTITION.matcher(e.getKey());
             if (m.matches()) {
                 layouts.computeIfAbsent(Integer.parseInt(m.group(2)), k -> new ArrayList<>())
@@ -109,6 +113,11 @@ public final class GeneratorSource implements Source {
     @Override
     public String name() {
         return "generator";
+    }
+
+    @Override
+    public void open(PartitionListener listener) {
+        listener.assigned(partition, start);
     }
 
     @Override
@@ -185,8 +194,8 @@ public final class GeneratorSource implements Source {
     }
 
     @Override
-    public void commit(String partition, long position) throws IOException {
-        positions.commit(partition, position);
+    public void commit(Map<String, Checkpoint> committed) throws IOException {
+        checkpoints.commit(committed);
     }
 
     @Override

@@ -1,15 +1,19 @@
 package dev.sluice.pipeline.source.stdin;
 
+import dev.sluice.pipeline.source.Checkpoint;
+import dev.sluice.pipeline.source.PartitionListener;
 import dev.sluice.pipeline.source.RecordBatch;
 import dev.sluice.pipeline.source.Source;
 import dev.sluice.pipeline.source.framing.Framer;
 import dev.sluice.pipeline.source.framing.RecordReader;
 import java.io.IOException;
 import java.io.InputStream;
+import java.util.Map;
 
 /**
  * Standard input (or any stream that may block): one partition, {@value #PARTITION}, positions are
- * byte offsets. A pipe cannot be read again, so there is no resume: commits are accepted and not
+ * byte offsets. A pipe cannot be read again, so there is no resume and no replay ({@link
+ * #replayable()} is false): the partition always starts afresh, and commits are accepted and not
  * kept.
  */
 public final class StdinSource implements Source {
@@ -35,6 +39,16 @@ public final class StdinSource implements Source {
     }
 
     @Override
+    public void open(PartitionListener listener) {
+        listener.assigned(PARTITION, Checkpoint.NONE);
+    }
+
+    @Override
+    public boolean replayable() {
+        return false;
+    }
+
+    @Override
     public int poll(RecordBatch into, int maxRecords, long maxWaitNanos) {
         if (ended) {
             into.clear();
@@ -46,7 +60,7 @@ public final class StdinSource implements Source {
     }
 
     @Override
-    public void commit(String partition, long position) {}
+    public void commit(Map<String, Checkpoint> checkpoints) {}
 
     @Override
     public long bytesRead() {

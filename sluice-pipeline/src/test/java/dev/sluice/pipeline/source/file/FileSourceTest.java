@@ -8,7 +8,8 @@ import static dev.sluice.pipeline.source.file.Inputs.write;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.sluice.pipeline.source.PositionStore;
+import dev.sluice.pipeline.checkpoint.LocalCheckpoints;
+import dev.sluice.pipeline.source.Checkpoint;
 import dev.sluice.pipeline.source.Rec;
 import dev.sluice.pipeline.source.RecordBatch;
 import dev.sluice.pipeline.source.Source;
@@ -17,6 +18,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -35,7 +37,7 @@ class FileSourceTest {
                         decode(Format.JSON, false),
                         1 << 20,
                         1,
-                        PositionStore.inMemory());
+                        LocalCheckpoints.inMemory());
         assertThat(Rec.drain(s.get(0), 100, 10))
                 .containsExactly(
                         new Rec(a.toAbsolutePath().toString(), 0, 1, "{\"a\":1}", null),
@@ -47,7 +49,7 @@ class FileSourceTest {
     @Test
     void batchesFlagTheStartAndEndOfEachFile() throws Exception {
         Path a = write(dir.resolve("a.tsv"), "1\tx\n2\ty\n");
-        try (Source s = source(a, decode(Format.TSV, false), PositionStore.inMemory())) {
+        try (Source s = source(a, decode(Format.TSV, false), LocalCheckpoints.inMemory())) {
             RecordBatch b = new RecordBatch();
             assertThat(s.poll(b, 100, 0)).isEqualTo(2);
             assertThat(b.partitionStart).isTrue();
@@ -66,7 +68,7 @@ class FileSourceTest {
         Path plain = write(dir.resolve("plain.ndjson"), content);
         Path file = write(dir.resolve(name), content);
         List<Rec> expected = read(plain);
-        try (Source s = source(file, decode(Format.JSON, false), PositionStore.inMemory())) {
+        try (Source s = source(file, decode(Format.JSON, false), LocalCheckpoints.inMemory())) {
             List<Rec> actual = Rec.drain(s, 1000, 10_000);
             assertThat(actual).hasSize(20_000);
             assertThat(actual.stream().map(Rec::bare).toList())
@@ -80,7 +82,7 @@ class FileSourceTest {
     @ValueSource(strings = {"empty.csv", "empty.csv.gz", "empty.csv.zst"})
     void anEmptyFileEndsWithoutRecords(String name) throws Exception {
         Path file = write(dir.resolve(name), "");
-        try (Source s = source(file, decode(Format.CSV, true), PositionStore.inMemory())) {
+        try (Source s = source(file, decode(Format.CSV, true), LocalCheckpoints.inMemory())) {
             RecordBatch b = new RecordBatch();
             assertThat(s.poll(b, 100, 0)).isZero();
             assertThat(b.partitionEnd).isTrue();
@@ -97,7 +99,7 @@ class FileSourceTest {
         Path file = write(dir.resolve(name), content);
         Inputs.truncate(file, 0.5);
         List<Rec> recs;
-        try (Source s = source(file, decode(Format.JSON, false), PositionStore.inMemory())) {
+        try (Source s = source(file, decode(Format.JSON, false), LocalCheckpoints.inMemory())) {
             recs = Rec.drain(s, 1000, 10_000);
         }
         Rec last = recs.get(recs.size() - 1);
@@ -121,7 +123,7 @@ class FileSourceTest {
     void aFileThatIsNotGzipIsOneErrorAtPositionZero() throws Exception {
         Path file = dir.resolve("fake.ndjson.gz");
         Files.writeString(file, "{\"a\":1}\n");
-        try (Source s = source(file, decode(Format.JSON, false), PositionStore.inMemory())) {
+        try (Source s = source(file, decode(Format.JSON, false), LocalCheckpoints.inMemory())) {
             List<Rec> recs = Rec.drain(s, 100, 10);
             assertThat(recs).hasSize(1);
             assertThat(recs.get(0).position()).isZero();
@@ -139,7 +141,7 @@ class FileSourceTest {
                         decode(Format.JSON, false),
                         100,
                         1,
-                        PositionStore.inMemory());
+                        LocalCheckpoints.inMemory());
         Files.delete(b);
         List<Rec> recs = Rec.drain(s.get(0), 100, 10);
         assertThat(recs).hasSize(2);
@@ -162,7 +164,7 @@ class FileSourceTest {
                             }
                         });
         writer.start();
-        try (Source s = source(fifo, decode(Format.JSON, false), PositionStore.inMemory())) {
+        try (Source s = source(fifo, decode(Format.JSON, false), LocalCheckpoints.inMemory())) {
             assertThat(Rec.drain(s, 100, 10))
                     .extracting(Rec::text)
                     .containsExactly("{\"a\":1}", "{\"a\":2}");
@@ -182,7 +184,7 @@ class FileSourceTest {
                         decode(Format.JSON, false),
                         64,
                         1,
-                        PositionStore.inMemory());
+                        LocalCheckpoints.inMemory());
         List<Rec> recs = Rec.drain(s.get(0), 100, 10);
         assertThat(recs).extracting(Rec::position).containsExactly(0L, 8L, 317L);
         assertThat(recs.get(1).error()).contains("longer than max_record_bytes (64)");
@@ -194,7 +196,7 @@ class FileSourceTest {
     void invalidUtf8IsPassedThroughForTheDecoderToJudge() throws Exception {
         Path file = dir.resolve("bad.tsv");
         Files.write(file, new byte[] {'a', (byte) 0xC3, '\t', (byte) 0xFF, '\n', 'b', '\n'});
-        try (Source s = source(file, decode(Format.TSV, false), PositionStore.inMemory())) {
+        try (Source s = source(file, decode(Format.TSV, false), LocalCheckpoints.inMemory())) {
             RecordBatch b = new RecordBatch();
             assertThat(s.poll(b, 10, 0)).isEqualTo(2);
             assertThat(b.errors).isZero();
@@ -211,11 +213,11 @@ class FileSourceTest {
         Path state = dir.resolve("state");
         long resumeAt = lines(0, 600).length();
         try (Source s =
-                source(file, decode(Format.JSON, false), PositionStore.inDirectory(state))) {
-            s.commit(file.toAbsolutePath().toString(), resumeAt);
+                source(file, decode(Format.JSON, false), LocalCheckpoints.open(state, "test"))) {
+            s.commit(Map.of(file.toAbsolutePath().toString(), Checkpoint.at(resumeAt)));
         }
         try (Source s =
-                source(file, decode(Format.JSON, false), PositionStore.inDirectory(state))) {
+                source(file, decode(Format.JSON, false), LocalCheckpoints.open(state, "test"))) {
             List<Rec> recs = Rec.drain(s, 100, 1000);
             assertThat(recs).hasSize(400);
             assertThat(recs.get(0).position()).isEqualTo(resumeAt);
@@ -229,8 +231,8 @@ class FileSourceTest {
     @Test
     void aResumedFileWithAHeaderDeliversTheHeaderFirst() throws Exception {
         Path file = write(dir.resolve("h.csv"), "id,name\n1,a\n2,b\n3,c\n");
-        PositionStore store = PositionStore.inMemory();
-        store.commit(file.toAbsolutePath().toString(), 12);
+        LocalCheckpoints store = LocalCheckpoints.inMemory();
+        store.commit(Map.of(file.toAbsolutePath().toString(), Checkpoint.at(12)));
         try (Source s = source(file, decode(Format.CSV, true), store)) {
             RecordBatch b = new RecordBatch();
             assertThat(s.poll(b, 100, 0)).isEqualTo(1);
@@ -248,8 +250,8 @@ class FileSourceTest {
     @Test
     void aFileShorterThanItsCommittedPositionIsReported() throws Exception {
         Path file = write(dir.resolve("s.ndjson"), "{}\n{}\n");
-        PositionStore store = PositionStore.inMemory();
-        store.commit(file.toAbsolutePath().toString(), 100);
+        LocalCheckpoints store = LocalCheckpoints.inMemory();
+        store.commit(Map.of(file.toAbsolutePath().toString(), Checkpoint.at(100)));
         try (Source s = source(file, decode(Format.JSON, false), store)) {
             List<Rec> recs = Rec.drain(s, 100, 10);
             assertThat(recs).hasSize(1);
@@ -261,11 +263,11 @@ class FileSourceTest {
     @Test
     void commitsGoToTheStore() throws Exception {
         Path file = write(dir.resolve("c.ndjson"), "{}\n");
-        PositionStore store = PositionStore.inMemory();
+        LocalCheckpoints store = LocalCheckpoints.inMemory();
         try (Source s = source(file, decode(Format.JSON, false), store)) {
-            s.commit(file.toAbsolutePath().toString(), 3);
+            s.commit(Map.of(file.toAbsolutePath().toString(), Checkpoint.at(3)));
         }
-        assertThat(store.position(file.toAbsolutePath().toString())).hasValue(3);
+        assertThat(store.checkpoint(file.toAbsolutePath().toString()).position()).isEqualTo(3);
     }
 
     @Test
@@ -280,7 +282,7 @@ class FileSourceTest {
                         decode(Format.JSON, false),
                         100,
                         3,
-                        PositionStore.inMemory());
+                        LocalCheckpoints.inMemory());
         assertThat(s).hasSize(3);
         assertThat(Rec.drain(s.get(0), 100, 10))
                 .extracting(Rec::text)
@@ -300,7 +302,7 @@ class FileSourceTest {
                         decode(Format.JSON, false),
                         100,
                         2,
-                        PositionStore.inMemory());
+                        LocalCheckpoints.inMemory());
         assertThat(s.get(1).poll(new RecordBatch(), 10, 0)).isEqualTo(-1);
         assertThat(s.get(1).bytesTotal()).isZero();
     }
@@ -314,13 +316,13 @@ class FileSourceTest {
                                         decode(Format.JSON, false),
                                         100,
                                         1,
-                                        PositionStore.inMemory()))
+                                        LocalCheckpoints.inMemory()))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("nope.ndjson");
     }
 
     private List<Rec> read(Path file) throws Exception {
-        try (Source s = source(file, decode(Format.JSON, false), PositionStore.inMemory())) {
+        try (Source s = source(file, decode(Format.JSON, false), LocalCheckpoints.inMemory())) {
             return Rec.drain(s, 1000, 10_000);
         }
     }

@@ -3,7 +3,7 @@ package dev.sluice.pipeline.source.file;
 import static dev.sluice.pipeline.source.file.Inputs.decode;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.sluice.pipeline.source.PositionStore;
+import dev.sluice.pipeline.checkpoint.LocalCheckpoints;
 import dev.sluice.pipeline.source.Rec;
 import dev.sluice.pipeline.source.RecordBatch;
 import dev.sluice.pipeline.source.Source;
@@ -33,7 +33,7 @@ class FollowModeTest {
                 new PipelineSpec.FileSource(List.of(paths), true, 1 << 20, Duration.ofSeconds(2)),
                 decode(Format.JSON, false),
                 readers,
-                PositionStore.inMemory(),
+                LocalCheckpoints.inMemory(),
                 clock);
     }
 

@@ -1,7 +1,7 @@
 package dev.sluice.pipeline.source.file;
 
 import com.github.luben.zstd.ZstdOutputStream;
-import dev.sluice.pipeline.source.PositionStore;
+import dev.sluice.pipeline.checkpoint.LocalCheckpoints;
 import dev.sluice.pipeline.source.Source;
 import dev.sluice.pipeline.source.SourceFactory;
 import dev.sluice.pipeline.spec.PipelineSpec;
@@ -56,7 +56,7 @@ final class Inputs {
             DecodeSpec decode,
             int maxRecordBytes,
             int readers,
-            PositionStore store)
+            LocalCheckpoints store)
             throws IOException {
         return SourceFactory.create(
                 new PipelineSpec.FileSource(paths, false, maxRecordBytes),
@@ -66,7 +66,7 @@ final class Inputs {
                 Clock.SYSTEM);
     }
 
-    static Source source(Path file, DecodeSpec decode, PositionStore store) throws IOException {
+    static Source source(Path file, DecodeSpec decode, LocalCheckpoints store) throws IOException {
         return sources(List.of(file.toString()), decode, 1 << 20, 1, store).get(0);
     }
 

@@ -2,17 +2,19 @@ package dev.sluice.pipeline.source.generator;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.sluice.pipeline.source.PositionStore;
+import dev.sluice.pipeline.checkpoint.LocalCheckpoints;
+import dev.sluice.pipeline.source.Checkpoint;
 import dev.sluice.pipeline.source.Rec;
 import dev.sluice.pipeline.source.RecordBatch;
 import dev.sluice.pipeline.time.Clock;
 import dev.sluice.pipeline.time.ManualClock;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class GeneratorSourceTest {
-    private final PositionStore store = PositionStore.inMemory();
+    private final LocalCheckpoints store = LocalCheckpoints.inMemory();
 
     private static List<Long> positions(List<Rec> recs) {
         return recs.stream().map(Rec::position).toList();
@@ -104,7 +106,7 @@ class GeneratorSourceTest {
     @Test
     void resumesAtTheNextOwnedRowAfterTheCommittedPosition() throws Exception {
         GeneratorSource g = new GeneratorSource(100, 0, 1, 3, store, Clock.SYSTEM);
-        g.commit("gen-1-of-3", 50);
+        g.commit(Map.of("gen-1-of-3", Checkpoint.at(50)));
         GeneratorSource again = new GeneratorSource(100, 0, 1, 3, store, Clock.SYSTEM);
         List<Long> pos = positions(Rec.drain(again, 100, 10));
         assertThat(pos.get(0)).isEqualTo(52L);
@@ -113,8 +115,8 @@ class GeneratorSourceTest {
 
     @Test
     void aChangedReaderCountResumesFromTheSmallestOldPosition() throws Exception {
-        store.commit("gen-0-of-2", 40);
-        store.commit("gen-1-of-2", 31);
+        store.commit(Map.of("gen-0-of-2", Checkpoint.at(40)));
+        store.commit(Map.of("gen-1-of-2", Checkpoint.at(31)));
         List<Long> all = new ArrayList<>();
         for (int r = 0; r < 3; r++) {
             all.addAll(
@@ -129,7 +131,7 @@ class GeneratorSourceTest {
 
     @Test
     void anIncompleteOldLayoutMeansStartingOver() throws Exception {
-        store.commit("gen-0-of-2", 40);
+        store.commit(Map.of("gen-0-of-2", Checkpoint.at(40)));
         GeneratorSource g = new GeneratorSource(50, 0, 0, 3, store, Clock.SYSTEM);
         assertThat(positions(Rec.drain(g, 100, 10)).get(0)).isZero();
     }

@@ -2,6 +2,7 @@ package dev.sluice.pipeline.source.stdin;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.sluice.pipeline.source.Checkpoint;
 import dev.sluice.pipeline.source.Rec;
 import dev.sluice.pipeline.source.RecordBatch;
 import dev.sluice.pipeline.source.framing.Framer;
@@ -11,6 +12,7 @@ import java.io.PipedOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
@@ -65,7 +67,7 @@ class StdinSourceTest {
     void commitsAreAcceptedAndForgotten() throws Exception {
         try (StdinSource s =
                 new StdinSource(new ByteArrayInputStream(new byte[0]), Framer.lines(), 10, 64)) {
-            s.commit(StdinSource.PARTITION, 5);
+            s.commit(Map.of(StdinSource.PARTITION, Checkpoint.at(5)));
             RecordBatch b = new RecordBatch();
             int n = s.poll(b, 10, TimeUnit.SECONDS.toNanos(1));
             if (n == 0) {

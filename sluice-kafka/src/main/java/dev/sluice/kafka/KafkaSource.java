@@ -1,0 +1,391 @@
+package dev.sluice.kafka;
+
+import dev.sluice.pipeline.source.Checkpoint;
+import dev.sluice.pipeline.source.PartitionListener;
+import dev.sluice.pipeline.source.RecordBatch;
+import dev.sluice.pipeline.source.Source;
+import dev.sluice.pipeline.time.Clock;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.function.Function;
+import java.util.regex.Pattern;
+import org.apache.kafka.clients.consumer.Consumer;
+import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.UnsupportedVersionException;
+
+/**
+ * One pipeline thread's member of the pipeline's consumer group. Its partitions are the ones the
+ * group assigns it; each is a partition of the pipeline named {@code topic/partition}, its
+ * positions are offsets.
+ *
+ * <ul>
+ *   <li><b>Positions live in the group</b>: on assignment, the committed offset and its metadata
+ *       ({@link OffsetMetadata}: the run and the boundaries of the batches past the offset) are
+ *       handed to the runtime as the partition's checkpoint, so a replay on any host re-creates the
+ *       same batches with the same tokens. Commits ({@code commitSync}, one call for all
+ *       partitions) come only from the runtime, at positions every record before which is written
+ *       (property 1) — never auto-commit.
+ *   <li><b>Polling never stops</b>: under backpressure the runtime pauses the source — every
+ *       partition, and any assigned while paused — and keeps calling {@link #idle}, which polls, so
+ *       the member keeps its place in the group however long ClickHouse stalls (property 3).
+ *   <li><b>Rebalances</b> reach the runtime from inside {@code poll}: a revoked partition is
+ *       sealed, awaited and committed before the consumer lets it go; records of it still buffered
+ *       here are dropped (its next owner reads them from the commit).
+ * </ul>
+ *
+ * <p>Records are fetched in {@code poll}'s batches and handed over one partition at a time; a
+ * record without a value (a tombstone) or longer than {@code max_record_bytes} is handed over as an
+ * error record (with its topic, partition and offset) for the error policy. Used by its pipeline
+ * thread only, as a {@code KafkaConsumer} must be.
+ */
+public final class KafkaSource implements Source {
+    private static final Duration COMMIT_TIMEOUT = Duration.ofSeconds(60);
+    private static final Duration COMMITTED_TIMEOUT = Duration.ofSeconds(60);
+
+    private final KafkaSourceConfig config;
+    private final Function<Properties, Consumer<byte[], byte[]>> consumers;
+    private final Clock clock;
+    private KafkaMetrics metrics;
+    private final String reader;
+    private final Map<TopicPartition, ArrayDeque<ConsumerRecord<byte[], byte[]>>> buffered =
+            new LinkedHashMap<>();
+    private final Map<TopicPartition, String> names = new HashMap<>();
+    private final Map<String, TopicPartition> byName = new HashMap<>();
+    private Consumer<byte[], byte[]> consumer;
+    private PartitionListener listener;
+    private String protocol;
+    private boolean paused;
+    private boolean closing;
+    private volatile boolean assignedOnce;
+    private long openedNanos;
+    private volatile long bytesRead;
+
+    /**
+     * @param consumers makes the consumer from its properties (a real {@code KafkaConsumer}; tests
+     *     may wrap it)
+     * @param reader this member's name among the pipeline's threads, for its client id
+     */
+    KafkaSource(
+            KafkaSourceConfig config,
+            Function<Properties, Consumer<byte[], byte[]>> consumers,
+            Clock clock,
+            KafkaMetrics metrics,
+            String reader) {
+        this.config = config;
+        this.consumers = consumers;
+        this.clock = clock;
+        this.metrics = metrics;
+        this.reader = reader;
+        this.protocol = config.groupProtocol();
+    }
+
+    @Override
+    public String name() {
+        return "kafka";
+    }
+
+    @Override
+    public void registerMetrics(PrometheusRegistry registry) {
+        metrics = KafkaMetrics.of(registry, config.pipeline());
+    }
+
+    @Override
+    public String notReady() {
+        return assignedOnce
+                ? null
+                : "waiting for the first assignment of group " + config.groupId();
+    }
+
+    @Override
+    public void open(PartitionListener l) throws IOException {
+        this.listener = l;
+        this.openedNanos = clock.nanoTime();
+        connect();
+    }
+
+    private void connect() throws IOException {
+        try {
+            consumer = consumers.apply(config.consumerProperties(protocol, reader));
+            Rebalances rebalances = new Rebalances();
+            if (config.topicPattern() != null) {
+                consumer.subscribe(Pattern.compile(config.topicPattern()), rebalances);
+            } else {
+                consumer.subscribe(config.topics(), rebalances);
+            }
+        } catch (KafkaException e) {
+            throw new IOException("cannot start the Kafka consumer: " + e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public int poll(RecordBatch into, int maxRecords, long maxWaitNanos) throws IOException {
+        into.clear();
+        into.source = "kafka";
+        if (buffered.isEmpty()) {
+            fetch(maxWaitNanos);
+        }
+        Iterator<Map.Entry<TopicPartition, ArrayDeque<ConsumerRecord<byte[], byte[]>>>> it =
+                buffered.entrySet().iterator();
+        if (!it.hasNext()) {
+            return 0;
+        }
+        Map.Entry<TopicPartition, ArrayDeque<ConsumerRecord<byte[], byte[]>>> next = it.next();
+        TopicPartition tp = next.getKey();
+        ArrayDeque<ConsumerRecord<byte[], byte[]>> queue = next.getValue();
+        into.partition = names.get(tp);
+        int offset = 0;
+        long read = 0;
+        while (into.count < maxRecords && !queue.isEmpty()) {
+            ConsumerRecord<byte[], byte[]> r = queue.pollFirst();
+            byte[] value = r.value();
+            if (value == null) {
+                into.addError(
+                        offset, offset, r.offset(), 0, "a record with no value (a tombstone)");
+            } else if (value.length > config.maxRecordBytes()) {
+                into.addError(
+                        offset,
+                        offset,
+                        r.offset(),
+                        0,
+                        "the record's value is "
+                                + value.length
+                                + " bytes, more than max_record_bytes ("
+                                + config.maxRecordBytes()
+                                + ")");
+            } else {
+                into.ensureDataCapacity(offset + value.length);
+                System.arraycopy(value, 0, into.data, offset, value.length);
+                into.add(offset, offset + value.length, r.offset(), 0);
+                offset += value.length;
+                read += value.length;
+            }
+            into.endPosition = r.offset() + 1;
+        }
+        // The next partition's records go next: one busy partition does not starve the others.
+        it.remove();
+        if (!queue.isEmpty()) {
+            buffered.put(tp, queue);
+        }
+        bytesRead += read;
+        return into.count;
+    }
+
+    @Override
+    public void idle(long maxWaitNanos) throws IOException {
+        fetch(maxWaitNanos);
+    }
+
+    /** Polls the consumer (callbacks included) and keeps what it returns, by partition. */
+    private void fetch(long waitNanos) throws IOException {
+        ConsumerRecords<byte[], byte[]> records;
+        try {
+            records = consumer.poll(Duration.ofNanos(Math.max(0, waitNanos)));
+        } catch (UnsupportedVersionException e) {
+            if (!protocol.equals("consumer") || assignedOnce) {
+                throw new IOException("Kafka: " + e.getMessage(), e);
+            }
+            // The broker does not speak the consumer rebalance protocol (KIP-848): fall back to
+            // the classic one with cooperative-sticky assignment.
+            listener.warning(
+                    "the Kafka brokers at "
+                            + config.bootstrapServers()
+                            + " do not support group.protocol=consumer ("
+                            + e.getMessage()
+                            + "); using the classic protocol with cooperative-sticky assignment");
+            closeConsumer();
+            protocol = "classic";
+            connect();
+            return;
+        } catch (KafkaException e) {
+            throw new IOException("Kafka: " + e.getMessage(), e);
+        }
+        for (TopicPartition tp : records.partitions()) {
+            if (!names.containsKey(tp)) {
+                continue; // revoked in this very poll
+            }
+            buffered.computeIfAbsent(tp, k -> new ArrayDeque<>()).addAll(records.records(tp));
+        }
+        metrics.lag(consumer);
+        if (!assignedOnce
+                && clock.nanoTime() - openedNanos > config.assignmentTimeout().toNanos()) {
+            throw new IOException(
+                    "no partitions of "
+                            + config.describeTopics()
+                            + " were assigned to group "
+                            + config.groupId()
+                            + " within "
+                            + config.assignmentTimeout()
+                            + " (is the broker at "
+                            + config.bootstrapServers()
+                            + " reachable, and do the topics exist?)");
+        }
+    }
+
+    @Override
+    public void pause() {
+        paused = true;
+        consumer.pause(consumer.assignment());
+    }
+
+    @Override
+    public void resume() {
+        paused = false;
+        consumer.resume(consumer.assignment());
+    }
+
+    @Override
+    public void commit(Map<String, Checkpoint> checkpoints) throws IOException {
+        Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
+        for (Map.Entry<String, Checkpoint> e : checkpoints.entrySet()) {
+            TopicPartition tp = byName.get(e.getKey());
+            Checkpoint cp = e.getValue();
+            if (tp == null || cp.position() < 0) {
+                continue;
+            }
+            offsets.put(tp, new OffsetAndMetadata(cp.position(), OffsetMetadata.encode(cp)));
+        }
+        if (offsets.isEmpty()) {
+            return;
+        }
+        long start = clock.nanoTime();
+        try {
+            consumer.commitSync(offsets, COMMIT_TIMEOUT);
+        } catch (KafkaException e) {
+            throw new IOException(
+                    "committing the offsets of "
+                            + offsets.keySet()
+                            + " to group "
+                            + config.groupId()
+                            + " failed: "
+                            + e,
+                    e);
+        }
+        metrics.commitSeconds((clock.nanoTime() - start) / 1e9);
+    }
+
+    @Override
+    public long bytesRead() {
+        return bytesRead;
+    }
+
+    @Override
+    public void close() {
+        closing = true;
+        closeConsumer();
+    }
+
+    private void closeConsumer() {
+        if (consumer != null) {
+            try {
+                consumer.close(Duration.ofSeconds(10));
+            } catch (KafkaException e) {
+                // Leaving the group late only delays the next rebalance; commits were done.
+            }
+            consumer = null;
+        }
+        buffered.clear();
+    }
+
+    /** The partitions this source owns now, by their pipeline names. */
+    Collection<String> owned() {
+        return List.copyOf(byName.keySet());
+    }
+
+    private List<String> forget(Collection<TopicPartition> tps) {
+        metrics.forget(tps);
+        List<String> gone = new ArrayList<>();
+        for (TopicPartition tp : tps) {
+            buffered.remove(tp);
+            String name = names.remove(tp);
+            if (name != null) {
+                byName.remove(name);
+                gone.add(name);
+            }
+        }
+        return gone;
+    }
+
+    static String partitionName(TopicPartition tp) {
+        return tp.topic() + "/" + tp.partition();
+    }
+
+    /** The group's decisions, relayed to the runtime on the pipeline thread (inside poll). */
+    private final class Rebalances implements ConsumerRebalanceListener {
+        @Override
+        public void onPartitionsAssigned(Collection<TopicPartition> tps) {
+            assignedOnce = true;
+            metrics.rebalance("assigned");
+            if (tps.isEmpty() || closing) {
+                return;
+            }
+            if (paused) {
+                consumer.pause(tps); // paused for every partition, those assigned later too
+            }
+            Map<TopicPartition, OffsetAndMetadata> committed =
+                    consumer.committed(new HashSet<>(tps), COMMITTED_TIMEOUT);
+            for (TopicPartition tp : tps) {
+                String name = partitionName(tp);
+                names.put(tp, name);
+                byName.put(name, tp);
+                OffsetAndMetadata om = committed.get(tp);
+                Checkpoint cp =
+                        om == null
+                                ? Checkpoint.NONE
+                                : OffsetMetadata.decode(name, om.offset(), om.metadata());
+                if (om != null) {
+                    // Read from the commit, whatever this consumer fetched of it before.
+                    consumer.seek(tp, om.offset());
+                }
+                listener.assigned(name, cp);
+            }
+            metrics.owned(KafkaSource.this, names.size());
+        }
+
+        @Override
+        public void onPartitionsRevoked(Collection<TopicPartition> tps) {
+            metrics.rebalance("revoked");
+            if (tps.isEmpty()) {
+                return;
+            }
+            List<String> mine = new ArrayList<>();
+            for (TopicPartition tp : tps) {
+                buffered.remove(tp); // not handed over: the next owner reads them from the commit
+                String name = names.get(tp);
+                if (name != null) {
+                    mine.add(name);
+                }
+            }
+            if (!closing) {
+                listener.revoking(mine); // seals, awaits and commits them through commit()
+            }
+            forget(tps);
+            metrics.owned(KafkaSource.this, names.size());
+        }
+
+        @Override
+        public void onPartitionsLost(Collection<TopicPartition> tps) {
+            metrics.rebalance("lost");
+            List<String> gone = forget(tps);
+            if (!closing && !gone.isEmpty()) {
+                listener.lost(gone);
+            }
+            metrics.owned(KafkaSource.this, names.size());
+        }
+    }
+}

@@ -1,0 +1,76 @@
+package dev.sluice.pipeline.runtime;
+
+import dev.sluice.pipeline.checkpoint.CheckpointTracker;
+import dev.sluice.pipeline.checkpoint.LedgerEntry;
+import dev.sluice.pipeline.checkpoint.ReplayPlan;
+import dev.sluice.pipeline.sink.OpenBatch;
+import dev.sluice.pipeline.source.Checkpoint;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * What a pipeline thread knows of one partition it owns, from its assignment to its revocation: the
+ * commit tracker, the batch being filled, the batches to re-create after a restart, and the
+ * boundaries of every batch sealed and not yet behind the committed position — which travel with
+ * each commit of the partition, so whoever owns it next can replay them (property 2).
+ *
+ * <p>{@link #epoch} tells assignments apart: a batch carries the epoch it was sealed in, and its
+ * acknowledgement is dropped when the partition was revoked (and maybe assigned again) meanwhile.
+ * Owned by its pipeline thread.
+ */
+final class PartitionState {
+    final String name;
+    final long epoch;
+    final CheckpointTracker tracker;
+    final ReplayPlan replay;
+
+    /** The run id in this partition's tokens: the checkpoint's, or the job's. */
+    final String run;
+
+    /** Boundaries of sealed batches not yet behind the committed position, by first position. */
+    private final List<LedgerEntry> inFlight;
+
+    OpenBatch open;
+    boolean ended;
+
+    PartitionState(String name, long epoch, Checkpoint checkpoint, String defaultRun) {
+        this.name = name;
+        this.epoch = epoch;
+        this.tracker = new CheckpointTracker(checkpoint.position());
+        List<LedgerEntry> pending = new ArrayList<>();
+        for (LedgerEntry e : checkpoint.inFlight()) {
+            if (e.last() >= checkpoint.position()) {
+                pending.add(e);
+            }
+        }
+        pending.sort((a, b) -> Long.compare(a.first(), b.first()));
+        this.inFlight = pending;
+        this.replay = pending.isEmpty() ? null : new ReplayPlan(pending);
+        this.run = checkpoint.run() != null ? checkpoint.run() : defaultRun;
+    }
+
+    /**
+     * A batch of new boundaries was sealed: it replaces an older entry it overlaps (a replayed
+     * batch sealed before its recorded end), as the ledger does when it is read.
+     */
+    void sealed(LedgerEntry bounds) {
+        inFlight.removeIf(old -> old.overlaps(bounds));
+        int at = inFlight.size();
+        while (at > 0 && inFlight.get(at - 1).first() > bounds.first()) {
+            at--;
+        }
+        inFlight.add(at, bounds);
+    }
+
+    /** How many sealed batches are not yet behind the committed position. */
+    int inFlightBatches() {
+        return inFlight.size();
+    }
+
+    /** The checkpoint to commit now: the tracker's position and the batches past it. */
+    Checkpoint checkpoint() {
+        long position = tracker.committed();
+        inFlight.removeIf(e -> e.last() < position);
+        return new Checkpoint(position, run, inFlight);
+    }
+}
