@@ -5,11 +5,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ConsumerGroupDescription;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -36,6 +38,8 @@ class KafkaBrokerIT {
     private static final int FIRST_PART = 40_000;
     private static final long BASE_TIME = 1_700_000_000_000L;
     private static final Duration DEADLINE = Duration.ofSeconds(90);
+    private static final Comparator<TopicPartition> BY_PARTITION =
+            Comparator.comparing(TopicPartition::topic).thenComparingInt(TopicPartition::partition);
 
     @BeforeAll
     static void broker() {
@@ -81,9 +85,21 @@ class KafkaBrokerIT {
         int got = 0;
         long deadline = System.nanoTime() + DEADLINE.toNanos();
         while (got < want) {
-            assertThat(System.nanoTime())
-                    .as("consumed %d of %d records within %s", got, want, DEADLINE)
-                    .isLessThan(deadline);
+            if (System.nanoTime() > deadline) {
+                Map<TopicPartition, Long> positions = new TreeMap<>(BY_PARTITION);
+                for (TopicPartition tp : consumer.assignment()) {
+                    positions.put(tp, consumer.position(tp));
+                }
+                throw new AssertionError(
+                        "consumed "
+                                + got
+                                + " of "
+                                + want
+                                + " records within "
+                                + DEADLINE
+                                + "; positions of the assigned partitions: "
+                                + positions);
+            }
             ConsumerRecords<byte[], byte[]> batch = consumer.poll(Duration.ofMillis(200));
             for (ConsumerRecord<byte[], byte[]> r : batch) {
                 int seq = checkAndNumber(r);
