@@ -67,7 +67,7 @@ final class SpecFactories implements Factories {
 
     @Override
     public List<Transform> transforms(TargetColumns columns) {
-        return Transforms.create(spec.transforms(), columns, clock);
+        return Transforms.forPipeline(spec, columns, clock);
     }
 
     @Override

@@ -3,6 +3,7 @@ package dev.sluice.kafka;
 import dev.sluice.pipeline.source.Checkpoint;
 import dev.sluice.pipeline.source.PartitionListener;
 import dev.sluice.pipeline.source.RecordBatch;
+import dev.sluice.pipeline.source.RecordMetadata;
 import dev.sluice.pipeline.source.Source;
 import dev.sluice.pipeline.time.Clock;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
@@ -28,6 +29,7 @@ import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.UnsupportedVersionException;
+import org.apache.kafka.common.header.Header;
 
 /**
  * One pipeline thread's member of the pipeline's consumer group. Its partitions are the ones the
@@ -49,10 +51,12 @@ import org.apache.kafka.common.errors.UnsupportedVersionException;
  *       here are dropped (its next owner reads them from the commit).
  * </ul>
  *
- * <p>Records are fetched in {@code poll}'s batches and handed over one partition at a time; a
- * record without a value (a tombstone) or longer than {@code max_record_bytes} is handed over as an
- * error record (with its topic, partition and offset) for the error policy. Used by its pipeline
- * thread only, as a {@code KafkaConsumer} must be.
+ * <p>Records are fetched in {@code poll}'s batches and handed over one partition at a time, each
+ * with its key, timestamp and headers ({@link RecordMetadata}: the {@code _key}, {@code
+ * _timestamp}, {@code _topic}, {@code _partition}, {@code _offset} and {@code _header.NAME}
+ * fields); a record without a value (a tombstone) or longer than {@code max_record_bytes} is handed
+ * over as an error record (with its topic, partition and offset) for the error policy. Used by its
+ * pipeline thread only, as a {@code KafkaConsumer} must be.
  */
 public final class KafkaSource implements Source {
     private static final Duration COMMIT_TIMEOUT = Duration.ofSeconds(60);
@@ -149,10 +153,22 @@ public final class KafkaSource implements Source {
         TopicPartition tp = next.getKey();
         ArrayDeque<ConsumerRecord<byte[], byte[]>> queue = next.getValue();
         into.partition = names.get(tp);
+        RecordMetadata meta = into.meta;
+        if (meta == null) {
+            meta = into.meta = new RecordMetadata();
+        }
+        meta.clear();
+        meta.topic = tp.topic();
+        meta.partition = tp.partition();
         int offset = 0;
         long read = 0;
         while (into.count < maxRecords && !queue.isEmpty()) {
             ConsumerRecord<byte[], byte[]> r = queue.pollFirst();
+            int index = into.count;
+            meta.record(index, r.key(), r.timestamp());
+            for (Header h : r.headers()) {
+                meta.header(index, h.key(), h.value());
+            }
             byte[] value = r.value();
             if (value == null) {
                 into.addError(

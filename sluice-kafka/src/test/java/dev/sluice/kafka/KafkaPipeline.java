@@ -52,7 +52,7 @@ final class KafkaPipeline implements Factories {
 
     @Override
     public List<Transform> transforms(TargetColumns columns) {
-        return Transforms.create(spec.transforms(), columns);
+        return Transforms.forPipeline(spec, columns, Clock.SYSTEM);
     }
 
     @Override

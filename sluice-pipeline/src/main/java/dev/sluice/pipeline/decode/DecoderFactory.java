@@ -12,6 +12,7 @@ import dev.sluice.pipeline.spec.PipelineSpec.DecodeSpec;
 import dev.sluice.pipeline.spec.PipelineSpec.Format;
 import dev.sluice.pipeline.spec.PipelineSpec.GeneratorSource;
 import dev.sluice.pipeline.spec.PipelineSpec.TransformSpec;
+import dev.sluice.pipeline.transform.MetadataColumns;
 import dev.sluice.pipeline.transform.Transforms;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -42,7 +43,29 @@ public final class DecoderFactory {
     private DecoderFactory() {}
 
     public static TargetColumns targetColumns(PipelineSpec spec, TableSchema table) {
-        return targetColumns(spec.decode(), spec.transforms(), table);
+        return targetColumns(
+                spec.decode(), spec.transforms(), metadataColumns(spec, table).keySet(), table);
+    }
+
+    /**
+     * The columns a message's metadata feeds (column → field, {@link MetadataColumns}): for message
+     * sources only (Kafka); a file's column named {@code _key} is an ordinary field.
+     */
+    public static Map<String, String> metadataColumns(PipelineSpec spec, TableSchema table) {
+        if (!(spec.source() instanceof PipelineSpec.KafkaSource)) {
+            return Map.of();
+        }
+        FieldRules rules = rules(spec.decode(), spec.transforms());
+        Map<String, String> renames = new HashMap<>(rules.renames());
+        spec.decode()
+                .fields()
+                .forEach(
+                        (column, path) -> {
+                            if (MetadataColumns.isField(path)) {
+                                renames.put(path, column);
+                            }
+                        });
+        return MetadataColumns.columns(table, new FieldRules(renames, rules.drops()));
     }
 
     /**
@@ -50,7 +73,16 @@ public final class DecoderFactory {
      */
     public static TargetColumns targetColumns(
             DecodeSpec decode, List<TransformSpec> transforms, TableSchema table) {
-        Set<String> produced = Transforms.producedColumns(transforms);
+        return targetColumns(decode, transforms, Set.of(), table);
+    }
+
+    private static TargetColumns targetColumns(
+            DecodeSpec decode,
+            List<TransformSpec> transforms,
+            Set<String> metadata,
+            TableSchema table) {
+        Set<String> produced = new LinkedHashSet<>(metadata);
+        produced.addAll(Transforms.producedColumns(transforms));
         FieldRules rules = rules(decode, transforms);
         Set<String> names = new LinkedHashSet<>();
         if (decode.format() == Format.GENERATOR) {
@@ -117,7 +149,11 @@ public final class DecoderFactory {
             return new GeneratorDecoder(
                     g, fed(target, Transforms.producedColumns(spec.transforms())));
         }
-        return create(spec.decode(), spec.transforms(), target);
+        return create(
+                spec.decode(),
+                spec.transforms(),
+                metadataColumns(spec, target.table()).keySet(),
+                target);
     }
 
     public static Decoder create(DecodeSpec decode, TargetColumns target) {
@@ -126,7 +162,16 @@ public final class DecoderFactory {
 
     public static Decoder create(
             DecodeSpec decode, List<TransformSpec> transforms, TargetColumns target) {
-        Set<String> produced = Transforms.producedColumns(transforms);
+        return create(decode, transforms, Set.of(), target);
+    }
+
+    private static Decoder create(
+            DecodeSpec decode,
+            List<TransformSpec> transforms,
+            Set<String> metadata,
+            TargetColumns target) {
+        Set<String> produced = new LinkedHashSet<>(metadata);
+        produced.addAll(Transforms.producedColumns(transforms));
         FieldRules rules = rules(decode, transforms);
         List<ColumnSlot> fed = fed(target, produced);
         FieldResolver resolver =
@@ -184,7 +229,11 @@ public final class DecoderFactory {
             DecodeSpec decode, FieldRules rules, List<ColumnSlot> fed, TargetColumns target) {
         Set<String> fedNames = new LinkedHashSet<>();
         fed.forEach(s -> fedNames.add(s.name));
-        for (String column : decode.fields().keySet()) {
+        for (Map.Entry<String, String> f : decode.fields().entrySet()) {
+            String column = f.getKey();
+            if (MetadataColumns.isField(f.getValue())) {
+                continue; // fed by the message's metadata, not the decoder
+            }
             TableSchema.Column c = target.table().column(column);
             if (c != null && !c.insertable()) {
                 throw new IllegalArgumentException(

@@ -64,6 +64,12 @@ public final class RecordBatch {
     /** No more records will come from this partition. */
     public boolean partitionEnd;
 
+    /**
+     * Per-record metadata of message sources (Kafka: key, timestamp, headers), or null for sources
+     * without any. Its entries follow the records' indexes.
+     */
+    public RecordMetadata meta;
+
     /** Drops the records, keeping the arrays. */
     public void clear() {
         count = 0;

@@ -2,9 +2,11 @@ package dev.sluice.pipeline.transform;
 
 import dev.sluice.clickhouse.schema.TableSchema;
 import dev.sluice.pipeline.decode.ColumnSlot;
+import dev.sluice.pipeline.decode.DecoderFactory;
 import dev.sluice.pipeline.decode.FieldRules;
 import dev.sluice.pipeline.decode.TargetColumns;
 import dev.sluice.pipeline.decode.convert.Converters;
+import dev.sluice.pipeline.spec.PipelineSpec;
 import dev.sluice.pipeline.spec.PipelineSpec.TransformSpec;
 import dev.sluice.pipeline.time.Clock;
 import dev.sluice.pipeline.transform.expr.Compiler;
@@ -42,6 +44,22 @@ public final class Transforms {
 
     public static List<Transform> create(List<TransformSpec> specs, TargetColumns target) {
         return create(specs, target, Clock.SYSTEM);
+    }
+
+    /**
+     * The pipeline's chain: the message's metadata columns first (a Kafka source's {@code _key},
+     * {@code _offset}, ... — {@link MetadataColumns}), then the configured transforms.
+     */
+    public static List<Transform> forPipeline(
+            PipelineSpec spec, TargetColumns target, Clock clock) {
+        List<Transform> chain = new ArrayList<>();
+        MetadataColumns metadata =
+                MetadataColumns.of(DecoderFactory.metadataColumns(spec, target.table()), target);
+        if (metadata != null) {
+            chain.add(metadata);
+        }
+        chain.addAll(create(spec.transforms(), target, clock));
+        return chain;
     }
 
     /**
