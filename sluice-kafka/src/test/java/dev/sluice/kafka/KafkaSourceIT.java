@@ -34,7 +34,7 @@ class KafkaSourceIT {
     @BeforeAll
     static void components() {
         TestKafka.require();
-        TestServer.require();
+        TestServer.url(); // fails (or skips, outside CI) without a server
     }
 
     private static String json(int i) {

@@ -117,6 +117,15 @@ public final class Block {
         return n;
     }
 
+    /** Bytes of memory the columns' buffers hold, used or not ({@link Column#capacityBytes()}). */
+    public long capacityBytes() {
+        long n = 0;
+        for (int i = 0; i < columns.size(); i++) {
+            n += columns.get(i).capacityBytes();
+        }
+        return n;
+    }
+
     /**
      * Grows each column's buffers to the capacity of the same column of {@code other}, a block of
      * the same columns (see {@link Column#reserveLike}).

@@ -68,6 +68,11 @@ public final class ArrayColumn extends Column {
     }
 
     @Override
+    public long capacityBytes() {
+        return offsets.capacityBytes() + 4L * elementRows.length + elements.capacityBytes();
+    }
+
+    @Override
     public void appendDefault() {
         if (elements.rows() != offsets.last()) {
             throw invalid("an empty array was requested while elements were pending");

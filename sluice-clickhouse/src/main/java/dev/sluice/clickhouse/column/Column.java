@@ -57,6 +57,15 @@ public abstract class Column {
     public abstract long dataBytes();
 
     /**
+     * Bytes of memory the column's buffers hold, used or not: what a reused or pre-sized column
+     * really costs (the pipeline's in-flight budget counts it). At least {@link #dataBytes()} for
+     * columns that track their buffers; the default is that.
+     */
+    public long capacityBytes() {
+        return dataBytes();
+    }
+
+    /**
      * Grows this column's buffers to at least the capacity {@code other}'s have, which must be a
      * column of the same type; nothing else changes. A writer that fills one block after another
      * gives a fresh block the size its predecessors grew to, so that it is allocated once instead

@@ -54,6 +54,11 @@ public abstract class FixedWidthColumn extends Column {
         return (long) rows * width;
     }
 
+    @Override
+    public final long capacityBytes() {
+        return data.length;
+    }
+
     /** Ensures room for {@code more} rows and returns the byte offset of the next row. */
     @Override
     public final void reserveLike(Column other) {

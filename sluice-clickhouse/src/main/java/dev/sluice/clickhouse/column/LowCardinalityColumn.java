@@ -109,6 +109,11 @@ public final class LowCardinalityColumn extends Column {
         return 24 + dictionary.dataBytes() + (long) rows * indexWidth(dictionary.rows());
     }
 
+    @Override
+    public long capacityBytes() {
+        return dictionary.capacityBytes() + 4L * (indexes.length + slots.length + keyMap.length);
+    }
+
     // ---- Appends: value into the dictionary, then deduplicate ----
 
     private void addIndex(int index) {

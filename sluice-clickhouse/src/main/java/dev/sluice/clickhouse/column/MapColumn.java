@@ -78,6 +78,14 @@ public final class MapColumn extends Column {
     }
 
     @Override
+    public long capacityBytes() {
+        return offsets.capacityBytes()
+                + 4L * entryRows.length
+                + keys.capacityBytes()
+                + values.capacityBytes();
+    }
+
+    @Override
     public void appendDefault() {
         if (keys.rows() != offsets.last() || values.rows() != offsets.last()) {
             throw invalid("an empty map was requested while entries were pending");

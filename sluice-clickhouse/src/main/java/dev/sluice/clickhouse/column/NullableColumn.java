@@ -51,6 +51,11 @@ public final class NullableColumn extends Column {
         return rows + inner.dataBytes();
     }
 
+    @Override
+    public long capacityBytes() {
+        return nulls.length + inner.capacityBytes();
+    }
+
     private void mark(int isNull) {
         if (rows == nulls.length) {
             nulls = Arrays.copyOf(nulls, grow(nulls.length, rows + 1));

@@ -109,4 +109,9 @@ final class Offsets {
         count[0] = k;
         return out;
     }
+
+    /** Bytes the offsets' buffer holds. */
+    long capacityBytes() {
+        return 8L * ends.length;
+    }
 }

@@ -59,6 +59,11 @@ public class StringColumn extends Column {
         return used; // exact: the prefixes are stored
     }
 
+    @Override
+    public final long capacityBytes() {
+        return bytes.length + 4L * ends.length;
+    }
+
     /**
      * The rows as on the wire, each a VarUInt length then the value: {@code bytesUsed()} are valid;
      * the value of row r is {@code [start(r), end(r))}.

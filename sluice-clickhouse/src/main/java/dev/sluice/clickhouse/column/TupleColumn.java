@@ -71,6 +71,15 @@ public final class TupleColumn extends Column {
     }
 
     @Override
+    public long capacityBytes() {
+        long n = 0;
+        for (Column c : elements) {
+            n += c.capacityBytes();
+        }
+        return n;
+    }
+
+    @Override
     public void appendDefault() {
         int r = rows();
         for (Column c : elements) {

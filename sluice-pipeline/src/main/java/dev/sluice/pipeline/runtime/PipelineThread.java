@@ -1,5 +1,7 @@
 package dev.sluice.pipeline.runtime;
 
+import dev.sluice.clickhouse.block.Block;
+import dev.sluice.clickhouse.column.Column;
 import dev.sluice.clickhouse.column.ColumnValueException;
 import dev.sluice.pipeline.checkpoint.LedgerEntry;
 import dev.sluice.pipeline.checkpoint.ReplayPlan;
@@ -179,6 +181,7 @@ final class PipelineThread implements BatchOwner, PartitionListener, Runnable {
             commit();
             parts.budget().release(credit);
             credit = 0;
+            blocks.trim(parts.budget()::release);
             state = State.DONE;
             publish();
             return 0;
@@ -197,6 +200,9 @@ final class PipelineThread implements BatchOwner, PartitionListener, Runnable {
         boolean budgetPaused = parts.budget().paused();
         boolean partitionFull = haveRecords && current != null && atCeiling(current);
         if (budgetPaused || partitionFull) {
+            if (budgetPaused) {
+                blocks.trim(parts.budget()::release); // pooled capacity first
+            }
             if (!sourcePaused) {
                 source.pause();
                 sourcePaused = true;
@@ -368,8 +374,7 @@ final class PipelineThread implements BatchOwner, PartitionListener, Runnable {
             partitions.remove(p.name);
             committed.remove(p.name);
             if (p.open != null) {
-                parts.budget().release(p.open.accountedBytes());
-                blocks.give(p.open.buffers());
+                blocks.give(p.open.buffers()); // with the budget bytes it holds
                 p.open = null;
             }
             if (current == p) {
@@ -481,7 +486,7 @@ final class PipelineThread implements BatchOwner, PartitionListener, Runnable {
                 seal(part, SealReason.REPLAY, nowNanos);
             }
         } else {
-            SealReason bySize = parts.seal().bySize(batch.rows(), batch.accountedBytes());
+            SealReason bySize = parts.seal().bySize(batch.rows(), batch.dataBytes());
             if (bySize != null) {
                 seal(part, bySize, nowNanos);
             }
@@ -518,9 +523,21 @@ final class PipelineThread implements BatchOwner, PartitionListener, Runnable {
         return open;
     }
 
-    /** Counts the batch's growth against the budget, taking from the budget a grain at a time. */
+    /**
+     * Counts the batch's growth against the budget, taking from the budget a grain at a time. What
+     * counts is the capacity of its buffers, used or not — a pooled or pre-sized block holds its
+     * memory from the first row (property 3); what {@code batch.max_bytes} limits is the data.
+     */
     private void account(OpenBatch batch) {
-        long bytes = batch.block().dataBytes();
+        Block block = batch.block();
+        long data = 0;
+        long bytes = 0;
+        for (int c = 0, n = block.columnCount(); c < n; c++) {
+            Column column = block.column(c);
+            data += column.dataBytes();
+            bytes += column.capacityBytes();
+        }
+        batch.dataBytes(data);
         long delta = bytes - batch.accountedBytes();
         if (delta > credit) {
             long grant = Math.max(parts.budgetGrain(), delta - credit);
@@ -589,8 +606,7 @@ final class PipelineThread implements BatchOwner, PartitionListener, Runnable {
             // would need a token of its own and write again rows the server may hold under the
             // recorded one. Its records hold the commit back; the next run (or owner) replays the
             // recorded batch whole.
-            parts.budget().release(open.accountedBytes());
-            blocks.give(open.buffers());
+            blocks.give(open.buffers()); // with the budget bytes it holds
             part.open = null;
             parts.metrics().abandonedBatches.inc();
             return true;
@@ -746,8 +762,7 @@ final class PipelineThread implements BatchOwner, PartitionListener, Runnable {
         for (PartitionState part : partitions.values()) {
             OpenBatch open = part.open;
             if (open != null) {
-                parts.budget().release(open.accountedBytes());
-                blocks.give(open.buffers());
+                blocks.give(open.buffers()); // with the budget bytes it holds
                 part.open = null;
             }
         }
@@ -780,14 +795,20 @@ final class PipelineThread implements BatchOwner, PartitionListener, Runnable {
             } else {
                 parts.metrics().abandonedBatches.inc();
             }
-            blocks.give(b.buffers());
+            blocks.give(b.buffers()); // the budget bytes go to the pool with them
+        }
+        if (parts.budget().paused()) {
+            blocks.trim(parts.budget()::release);
         }
     }
 
-    /** Called by a writer thread: never waits (property 5). */
+    /**
+     * Called by a writer thread: never waits (property 5). The batch's budget bytes stay with its
+     * buffers until this thread takes them back: pooled for the next batch, or released when the
+     * budget is paused.
+     */
     @Override
     public void settled(Batch batch) {
-        parts.budget().release(batch.bytes());
         if (batch.outcome() == Batch.Outcome.WRITTEN) {
             parts.metrics()
                     .e2eSeconds

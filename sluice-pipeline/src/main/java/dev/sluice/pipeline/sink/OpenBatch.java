@@ -31,7 +31,7 @@ public final class OpenBatch implements RowTarget {
     private long firstPosition = -1;
     private long lastPosition = -1;
     private long firstReadNanos;
-    private long accountedBytes;
+    private long dataBytes;
     private CheckpointTracker.Pending pending;
     private LedgerEntry pinned;
 
@@ -125,13 +125,25 @@ public final class OpenBatch implements RowTarget {
         return lastPosition;
     }
 
-    /** Bytes of this batch counted against the in-flight budget so far. */
+    /**
+     * Bytes of this batch's buffers counted against the in-flight budget so far: their capacity,
+     * used or not (property 3).
+     */
     public long accountedBytes() {
-        return accountedBytes;
+        return buffers.accounted();
     }
 
     public void accountedBytes(long bytes) {
-        accountedBytes = bytes;
+        buffers.accounted(bytes);
+    }
+
+    /** The encoded size of the rows so far, as last measured: what batch.max_bytes limits. */
+    public long dataBytes() {
+        return dataBytes;
+    }
+
+    public void dataBytes(long bytes) {
+        dataBytes = bytes;
     }
 
     public CheckpointTracker.Pending pending() {
