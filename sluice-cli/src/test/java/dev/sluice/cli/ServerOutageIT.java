@@ -171,6 +171,7 @@ class ServerOutageIT {
                     double recordsLater = -1;
                     double recordsBeforeThaw = -1;
                     boolean resumedWhileFrozen = false;
+                    long heapWhileFrozen = -1;
                     while (System.nanoTime() - frozenAt < 30_000_000_000L) {
                         Map<String, Double> m = metrics.scrape();
                         double t = (System.nanoTime() - frozenAt) / 1e9;
@@ -192,6 +193,13 @@ class ServerOutageIT {
                             if (pausedAt >= 0 && t - pausedAt >= 1 && recordsLater < 0) {
                                 // A second on: whatever was polled before the pause is counted.
                                 recordsLater = records;
+                                // Loss path 6: the budget bounds real memory, pooled and
+                                // pre-sized buffers included — measured, not assumed.
+                                heapWhileFrozen = p.heapUsedAfterGc();
+                                log(
+                                        "live heap while paused: %.1f MiB (budget %d MiB)",
+                                        heapWhileFrozen / (double) (1 << 20),
+                                        budget >> 20);
                             }
                             recordsBeforeThaw = records;
                         }
@@ -214,6 +222,13 @@ class ServerOutageIT {
                             .isFalse();
                     assertThat(budgetMetric).isEqualTo((double) budget);
                     assertThat(maxInflight).isLessThanOrEqualTo((double) budget);
+                    // The budget plus a fixed overhead (the JVM's own classes and caches, the
+                    // read buffer, one compression buffer per connection, the metrics): see
+                    // docs/pipeline.md, "The sizing rule".
+                    assertThat(heapWhileFrozen)
+                            .as("live heap while paused")
+                            .isPositive()
+                            .isLessThanOrEqualTo(budget + (48L << 20));
                     assertThat(recordsLater).as("records read while paused").isPositive();
                     assertThat(recordsBeforeThaw)
                             .as("records read while paused")

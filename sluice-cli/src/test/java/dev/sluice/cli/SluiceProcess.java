@@ -108,6 +108,32 @@ final class SluiceProcess implements AutoCloseable {
         return false;
     }
 
+    /**
+     * The JVM's live heap in bytes: a full GC ({@code jcmd GC.run}), then the used heap {@code jcmd
+     * GC.heap_info} reports — what the process really holds, not what it has reserved.
+     */
+    long heapUsedAfterGc() throws IOException, InterruptedException {
+        String jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd").toString();
+        jcmd(jcmd, "GC.run");
+        String info = jcmd(jcmd, "GC.heap_info");
+        java.util.regex.Matcher m =
+                java.util.regex.Pattern.compile("heap\\s+total (\\d+)K, used (\\d+)K")
+                        .matcher(info);
+        assertThat(m.find()).as("jcmd GC.heap_info:\n%s", info).isTrue();
+        return Long.parseLong(m.group(2)) << 10;
+    }
+
+    private String jcmd(String jcmd, String command) throws IOException, InterruptedException {
+        Process p =
+                new ProcessBuilder(jcmd, Long.toString(pid()), command)
+                        .redirectErrorStream(true)
+                        .start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        assertThat(p.exitValue()).as("jcmd %s: %s", command, out).isZero();
+        return out;
+    }
+
     String stdout() throws IOException {
         return Files.readString(out, StandardCharsets.UTF_8);
     }
