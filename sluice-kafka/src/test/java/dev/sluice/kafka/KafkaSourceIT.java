@@ -65,6 +65,7 @@ class KafkaSourceIT {
                     batch: {max_rows: 2000, linger: 300ms}
                 checkpoint: {interval: 200ms, dir: %s}
                 errors: {policy: dead-letter, dead_letter: {path: %s}}
+                admin: {listen: "off"}
                 %s
                 """
                 .formatted(
