@@ -2,6 +2,7 @@ package dev.sluice.cli;
 
 import dev.sluice.clickhouse.block.Block;
 import dev.sluice.clickhouse.schema.TableSchema;
+import dev.sluice.kafka.KafkaCheck;
 import dev.sluice.pipeline.checkpoint.LocalCheckpoints;
 import dev.sluice.pipeline.decode.Decoder;
 import dev.sluice.pipeline.decode.RecordException;
@@ -131,6 +132,17 @@ final class Checker {
             return;
         }
         if (!sampleInput) {
+            return;
+        }
+        if (spec.source() instanceof PipelineSpec.KafkaSource kafka) {
+            // Sampling would consume: the check reads the brokers' and the group's state instead.
+            for (KafkaCheck.Line line : KafkaCheck.check(kafka, spec.name())) {
+                if (line.ok()) {
+                    out.println("ok    " + line.text());
+                } else {
+                    problems.add(line.text());
+                }
+            }
             return;
         }
         try {

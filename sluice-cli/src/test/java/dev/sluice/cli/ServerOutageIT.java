@@ -198,8 +198,7 @@ class ServerOutageIT {
                                 heapWhileFrozen = p.heapUsedAfterGc();
                                 log(
                                         "live heap while paused: %.1f MiB (budget %d MiB)",
-                                        heapWhileFrozen / (double) (1 << 20),
-                                        budget >> 20);
+                                        heapWhileFrozen / (double) (1 << 20), budget >> 20);
                             }
                             recordsBeforeThaw = records;
                         }
