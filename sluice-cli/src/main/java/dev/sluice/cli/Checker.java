@@ -6,6 +6,7 @@ import dev.sluice.pipeline.decode.Decoder;
 import dev.sluice.pipeline.decode.RecordException;
 import dev.sluice.pipeline.decode.RowTarget;
 import dev.sluice.pipeline.decode.TargetColumns;
+import dev.sluice.pipeline.decode.avro.AvroCheck;
 import dev.sluice.pipeline.runtime.Factories;
 import dev.sluice.pipeline.runtime.SizingRule;
 import dev.sluice.pipeline.runtime.TargetTable;
@@ -13,7 +14,9 @@ import dev.sluice.pipeline.sink.InsertPlan;
 import dev.sluice.pipeline.source.RecordBatch;
 import dev.sluice.pipeline.source.Source;
 import dev.sluice.pipeline.spec.PipelineSpec;
+import dev.sluice.pipeline.spec.PipelineSpec.Format;
 import dev.sluice.pipeline.spec.PipelineSpec.ShardSpec;
+import dev.sluice.pipeline.time.Clock;
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.List;
@@ -62,6 +65,16 @@ final class Checker {
                     first = first == null ? t : first;
                 } catch (RuntimeException e) {
                     problems.add(where + ": " + e.getMessage());
+                }
+            }
+        }
+        if (spec.decode().format() == Format.AVRO) {
+            for (AvroCheck.Finding f :
+                    AvroCheck.check(spec.decode().avro(), Clock.SYSTEM, System::getenv)) {
+                if (f.ok()) {
+                    out.println("ok    " + f.text());
+                } else {
+                    problems.add(f.text());
                 }
             }
         }
