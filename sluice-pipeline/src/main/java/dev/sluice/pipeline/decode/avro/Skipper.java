@@ -29,13 +29,13 @@ abstract class Skipper {
                 ? count > in.remaining() / minItemBytes
                 : count > MAX_ZERO_SIZE_ITEMS) {
             throw new AvroDataException(
-                    "malformed block count at byte "
-                            + in.offset()
-                            + ": "
+                    "the record ends inside the value (a block of "
                             + count
-                            + " items cannot fit the "
+                            + " items at byte "
+                            + in.offset()
+                            + ", "
                             + in.remaining()
-                            + " bytes left");
+                            + " bytes left)");
         }
     }
 
