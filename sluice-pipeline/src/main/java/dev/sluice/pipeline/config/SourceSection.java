@@ -192,7 +192,7 @@ final class SourceSection {
                 Format.JSON, List.of(), false, fields, m.bool("ignore_unknown", false), ',');
     }
 
-    private static DecodeSpec avro(ConfigMap m) {
+    static DecodeSpec avro(ConfigMap m) {
         m.allow("framing", "schema_file", "registry", "ignore_unknown");
         ConfigNode schemaFile = m.get("schema_file");
         ConfigNode registryNode = m.get("registry");
@@ -209,6 +209,10 @@ final class SourceSection {
                                                 + framingNode.text().trim()
                                                 + "'");
                     };
+        } else if (schemaFile != null && registryNode != null) {
+            throw schemaFile.error(
+                    "give schema_file (raw records) or registry (Confluent-framed records), not"
+                            + " both");
         } else {
             framing = schemaFile != null ? AvroFraming.RAW : AvroFraming.CONFLUENT;
         }
