@@ -217,8 +217,8 @@ final class PlanCompiler {
         return switch (s.getType()) {
             case NULL -> new ScalarReaders.Null(conv);
             case BOOLEAN -> new ScalarReaders.Bool(conv);
-            case INT -> new ScalarReaders.Integer(conv, false);
-            case LONG -> new ScalarReaders.Integer(conv, true);
+            case INT -> new ScalarReaders.IntOrLong(conv, false);
+            case LONG -> new ScalarReaders.IntOrLong(conv, true);
             case FLOAT -> new ScalarReaders.Float32(conv, isText(base));
             case DOUBLE -> new ScalarReaders.Float64(conv);
             case STRING, BYTES -> new ScalarReaders.Text(conv);
@@ -337,7 +337,7 @@ final class PlanCompiler {
         int[] values = null;
         if (base instanceof EnumType e) {
             values = new int[bytes.length];
-            Arrays.fill(values, ScalarReaders.Enum.NO_VALUE);
+            Arrays.fill(values, ScalarReaders.EnumSymbol.NO_VALUE);
             for (int i = 0; i < bytes.length; i++) {
                 for (EnumType.Entry entry : e.entries()) {
                     if (entry.name().equals(symbols.get(i))) {
@@ -346,7 +346,7 @@ final class PlanCompiler {
                 }
             }
         }
-        return new ScalarReaders.Enum(conv, bytes, s.getFullName(), values);
+        return new ScalarReaders.EnumSymbol(conv, bytes, s.getFullName(), values);
     }
 
     /** The reader of a logical type, or null to read the underlying type as it is. */

@@ -46,11 +46,11 @@ final class ScalarReaders {
     }
 
     /** Avro int (32 bits) and long. */
-    static final class Integer extends ValueReader {
+    static final class IntOrLong extends ValueReader {
         private final Converter conv;
         private final boolean wide;
 
-        Integer(Converter conv, boolean wide) {
+        IntOrLong(Converter conv, boolean wide) {
             this.conv = conv;
             this.wide = wide;
         }
@@ -79,7 +79,7 @@ final class ScalarReaders {
         boolean read(AvroInput in, Column c) throws AvroDataException {
             float f = in.readFloat();
             if (asText) {
-                byte[] t = java.lang.Float.toString(f).getBytes(StandardCharsets.US_ASCII);
+                byte[] t = Float.toString(f).getBytes(StandardCharsets.US_ASCII);
                 conv.number(c, t, 0, t.length);
             } else {
                 conv.floating(c, f);
@@ -141,7 +141,7 @@ final class ScalarReaders {
      * An Avro enum: its symbol as text (String, LowCardinality(String), FixedString), or — for an
      * Enum column — the value of the entry of the same name, resolved when the plan is built.
      */
-    static final class Enum extends ValueReader {
+    static final class EnumSymbol extends ValueReader {
         private final Converter conv;
         private final byte[][] symbols;
         private final String avroName;
@@ -149,9 +149,9 @@ final class ScalarReaders {
         /** The Enum column's value per symbol, {@link #NO_VALUE} when it has no such name. */
         private final int[] values;
 
-        static final int NO_VALUE = java.lang.Integer.MIN_VALUE;
+        static final int NO_VALUE = Integer.MIN_VALUE;
 
-        Enum(Converter conv, byte[][] symbols, String avroName, int[] values) {
+        EnumSymbol(Converter conv, byte[][] symbols, String avroName, int[] values) {
             this.conv = conv;
             this.symbols = symbols;
             this.avroName = avroName;

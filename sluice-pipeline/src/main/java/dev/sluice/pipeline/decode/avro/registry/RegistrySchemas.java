@@ -26,7 +26,12 @@ import org.apache.avro.SchemaParseException;
 public final class RegistrySchemas implements WriterSchemas {
     static final int MAX_REFERENCE_DEPTH = 32;
 
-    private record Entry(Schema schema, String failure, long expiresNanos) {}
+    /** A schema, or why there is none: until {@code expiresNanos}, or for good. */
+    private record Entry(Schema schema, String failure, long expiresNanos, boolean forGood) {
+        boolean fresh(long now) {
+            return schema != null || forGood || now - expiresNanos < 0;
+        }
+    }
 
     private final RegistryClient client;
     private final Clock clock;
@@ -59,7 +64,7 @@ public final class RegistrySchemas implements WriterSchemas {
     @Override
     public Schema schema(int id) throws RecordException {
         Entry e = cache.get(id);
-        if (e != null && (e.schema != null || clock.nanoTime() - e.expiresNanos < 0)) {
+        if (e != null && e.fresh(clock.nanoTime())) {
             return unwrap(e);
         }
         e = fetch(id);
@@ -89,7 +94,8 @@ public final class RegistrySchemas implements WriterSchemas {
                             + ": "
                             + e.getMessage()
                             + ")",
-                    clock.nanoTime() + unknownTtlNanos);
+                    clock.nanoTime() + unknownTtlNanos,
+                    false);
         }
         if (!"AVRO".equalsIgnoreCase(s.type())) {
             return forGood("schema id " + idText + " is a " + s.type() + " schema, not Avro");
@@ -99,7 +105,7 @@ public final class RegistrySchemas implements WriterSchemas {
             for (RegisteredSchema r : references(s, new HashSet<>(), 0)) {
                 parser.parse(r.schema());
             }
-            return new Entry(parser.parse(s.schema()), null, 0);
+            return new Entry(parser.parse(s.schema()), null, 0, true);
         } catch (SchemaParseException e) {
             return forGood(
                     "schema id " + idText + " is not a valid Avro schema: " + e.getMessage());
@@ -113,7 +119,7 @@ public final class RegistrySchemas implements WriterSchemas {
     }
 
     private static Entry forGood(String failure) {
-        return new Entry(null, failure, Long.MAX_VALUE);
+        return new Entry(null, failure, 0, true);
     }
 
     /** The schemas {@code s} refers to, each after those it refers to itself. */
