@@ -510,7 +510,7 @@ class AvroPipelineIT {
                                 throws dev.sluice.pipeline.decode.RecordException {
                             if (id == id2) {
                                 try {
-                                    proxy.close(); // the registry goes away before id2 is asked
+                                    proxy.goAway(); // the registry goes away before id2 is asked
                                 } catch (java.io.IOException e) {
                                     throw new IllegalStateException(e);
                                 }

@@ -79,7 +79,7 @@ class RegistryIT {
             assertThat(first).isEqualTo(new Schema.Parser().parse(schema));
             int connections = proxy.accepted();
             assertThat(connections).isPositive();
-            proxy.close(); // the registry is gone: only the cache can answer now
+            proxy.goAway(); // the registry is gone: only the cache can answer now
             assertThat(schemas.schema(id)).isSameAs(first);
             assertThat(proxy.accepted()).isEqualTo(connections);
         }
@@ -107,7 +107,7 @@ class RegistryIT {
                                     + ": HTTP 404 40403: Schema "
                                     + unknown
                                     + " not found.)");
-            proxy.close();
+            proxy.goAway();
             clock.advanceMillis(29_000);
             assertThatThrownBy(() -> schemas.schema(unknown))
                     .as("within the TTL the negative cache answers, the registry is not asked")

@@ -730,7 +730,7 @@ class AvroDecoderTest {
                         "{\"name\":\"id\",\"type\":\"long\"},{\"name\":\"tag\",\"type\":\"string\"}");
         java.nio.file.Path file = java.nio.file.Files.createTempFile("writer", ".avsc");
         try {
-            java.nio.file.Files.writeString(file, s.toString(true));
+            java.nio.file.Files.writeString(file, s.toString());
             DecodeSpec spec = DecodeSpec.avro(new AvroSpec(AvroFraming.RAW, file, null), false);
             TargetColumns target =
                     DecoderFactory.targetColumns(
