@@ -277,6 +277,14 @@ class RegistryIT {
                         Clock.SYSTEM,
                         System::getenv);
         assertThat(findings).hasSize(2).allMatch(AvroCheck.Finding::ok);
+        AvroCheck.Report report =
+                AvroCheck.report(
+                        new AvroSpec(AvroFraming.CONFLUENT, null, withSubject),
+                        Clock.SYSTEM,
+                        System::getenv);
+        assertThat(report.schema()).isEqualTo(new Schema.Parser().parse(user(record)));
+        assertThat(report.describe())
+                .isEqualTo("subject " + subject + "'s latest schema (id " + id + ")");
         assertThat(findings.get(0).text())
                 .startsWith("schema registry " + r.url() + " reachable (");
         assertThat(findings.get(1).text())

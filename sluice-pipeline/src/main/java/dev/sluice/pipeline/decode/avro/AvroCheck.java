@@ -26,8 +26,21 @@ public final class AvroCheck {
     /** One line of the report: fine, or a problem. */
     public record Finding(boolean ok, String text) {}
 
+    /**
+     * The report, and the writer schema found (the schema file's, or the configured subject's
+     * latest), or null — to check against the columns ({@link AvroDecoder#problemWith}).
+     *
+     * @param describe the schema in messages
+     */
+    public record Report(List<Finding> findings, Schema schema, String describe) {}
+
     /** Asks the registry once (no retries: a check reports, it does not wait for a recovery). */
     public static List<Finding> check(AvroSpec spec, Clock clock, Function<String, String> env) {
+        return report(spec, clock, env).findings();
+    }
+
+    /** As {@link #check}, with the writer schema found. */
+    public static Report report(AvroSpec spec, Clock clock, Function<String, String> env) {
         List<Finding> out = new ArrayList<>();
         if (spec.framing() == AvroFraming.RAW) {
             try {
@@ -35,10 +48,11 @@ public final class AvroCheck {
                 out.add(
                         new Finding(
                                 true, "avro schema file " + spec.schemaFile() + ": " + shape(s)));
+                return new Report(out, s, "the schema file");
             } catch (IllegalArgumentException e) {
                 out.add(new Finding(false, e.getMessage()));
+                return new Report(out, null, null);
             }
-            return out;
         }
         RegistrySpec r = spec.registry();
         RegistrySpec once =
@@ -56,7 +70,7 @@ public final class AvroCheck {
             client = new RegistryClient(once, clock, env);
         } catch (IllegalArgumentException e) {
             out.add(new Finding(false, e.getMessage()));
-            return out;
+            return new Report(out, null, null);
         }
         try {
             int subjects = client.subjects().size();
@@ -72,40 +86,42 @@ public final class AvroCheck {
                                     + ")"));
         } catch (DecoderUnavailableException | RegistryException e) {
             out.add(new Finding(false, e.getMessage()));
-            return out;
+            return new Report(out, null, null);
         }
-        if (r.subject() != null) {
-            String where = "subject " + r.subject();
-            try {
-                RegisteredSchema latest = client.subjectVersion(r.subject(), "latest");
-                if (!"AVRO".equalsIgnoreCase(latest.type())) {
-                    out.add(
-                            new Finding(
-                                    false, where + ": a " + latest.type() + " schema, not Avro"));
-                } else {
-                    String shape =
-                            latest.references().isEmpty()
-                                    ? shape(new Schema.Parser().parse(latest.schema()))
-                                    : latest.references().size() + " reference(s)";
-                    out.add(
-                            new Finding(
-                                    true,
-                                    where
-                                            + ": version "
-                                            + latest.version()
-                                            + ", schema id "
-                                            + latest.id()
-                                            + " ("
-                                            + shape
-                                            + ")"));
-                }
-            } catch (RegistryException e) {
-                out.add(new Finding(false, where + ": " + e.getMessage()));
-            } catch (DecoderUnavailableException | SchemaParseException e) {
-                out.add(new Finding(false, where + ": " + e.getMessage()));
+        if (r.subject() == null) {
+            return new Report(out, null, null);
+        }
+        String where = "subject " + r.subject();
+        try {
+            RegisteredSchema latest = client.subjectVersion(r.subject(), "latest");
+            if (!"AVRO".equalsIgnoreCase(latest.type())) {
+                out.add(new Finding(false, where + ": a " + latest.type() + " schema, not Avro"));
+                return new Report(out, null, null);
             }
+            // A schema with references is parsed by the decoder's registry client; its shape is
+            // not shown here.
+            Schema found =
+                    latest.references().isEmpty()
+                            ? new Schema.Parser().parse(latest.schema())
+                            : null;
+            String shape =
+                    found != null ? shape(found) : latest.references().size() + " reference(s)";
+            out.add(
+                    new Finding(
+                            true,
+                            where
+                                    + ": version "
+                                    + latest.version()
+                                    + ", schema id "
+                                    + latest.id()
+                                    + " ("
+                                    + shape
+                                    + ")"));
+            return new Report(out, found, where + "'s latest schema (id " + latest.id() + ")");
+        } catch (RegistryException | DecoderUnavailableException | SchemaParseException e) {
+            out.add(new Finding(false, where + ": " + e.getMessage()));
+            return new Report(out, null, null);
         }
-        return out;
     }
 
     private static String shape(Schema s) {

@@ -119,6 +119,15 @@ public final class AvroDecoder implements Decoder {
         }
     }
 
+    /**
+     * Why records written with {@code writer} cannot become rows of this decoder's columns, or null
+     * when they can (values may still be refused one by one): for {@code sluice check}.
+     */
+    public String problemWith(Schema writer, String describe) {
+        RecordException e = compiler.compile(writer, describe).error();
+        return e == null ? null : e.getMessage();
+    }
+
     private Plan planFor(int id) throws RecordException {
         Plan p = plans.get(id);
         if (p == null) {

@@ -770,4 +770,23 @@ class AvroDecoderTest {
             java.nio.file.Files.deleteIfExists(file);
         }
     }
+
+    @Test
+    void checkSaysWhetherASchemaMapsOntoTheColumns() {
+        DecodeSpec spec = confluent(false);
+        TargetColumns target =
+                DecoderFactory.targetColumns(spec, List.of(), DecodeFixture.table("id UInt64"));
+        AvroDecoder d =
+                (AvroDecoder) DecoderFactory.create(spec, List.of(), target, new MapSchemas());
+        assertThat(d.problemWith(record("{\"name\":\"id\",\"type\":\"long\"}"), "s")).isNull();
+        assertThat(
+                        d.problemWith(
+                                record(
+                                        "{\"name\":\"id\",\"type\":\"long\"},"
+                                                + "{\"name\":\"extra\",\"type\":\"string\"}"),
+                                "subject s's latest schema (id 3)"))
+                .isEqualTo(
+                        "field extra: table db.t has no column extra (ignore_unknown skips such"
+                                + " fields) (subject s's latest schema (id 3))");
+    }
 }
