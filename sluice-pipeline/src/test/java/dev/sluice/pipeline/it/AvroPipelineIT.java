@@ -94,7 +94,8 @@ class AvroPipelineIT {
             {"name":"ts_us","type":{"type":"long","logicalType":"timestamp-micros"}},
             {"name":"lts","type":{"type":"long","logicalType":"local-timestamp-millis"}},
             {"name":"dur","type":{"type":"fixed","name":"Dur","size":12,"logicalType":"duration"}},
-            {"name":"nul","type":"null"}
+            {"name":"nul","type":"null"},
+            {"name":"lines","type":{"type":"array","items":{"type":"record","name":"Line","fields":[{"name":"sku","type":"string"},{"name":"qty","type":"int"}]}}}
             """;
 
     private static final String COLUMNS =
@@ -107,7 +108,8 @@ class AvroPipelineIT {
             dec Decimal(18, 4), decf Decimal(38, 10), big Decimal(30, 8), u UUID, uf UUID,
             day Date, tm UInt32, tu String, ts DateTime, ts_us String,
             lts DateTime('Asia/Kolkata'), dur Tuple(UInt32, UInt32, UInt32),
-            nul Nullable(String), extra String DEFAULT 'none'
+            nul Nullable(String), lines Nested(sku String, qty UInt32),
+            extra String DEFAULT 'none'
             """;
 
     private static Schema schema(String fields, String name) {
@@ -266,6 +268,23 @@ class AvroPipelineIT {
         v.add("(" + months + ", " + days + ", " + millis + ")");
         rec.put("nul", null);
         v.add("NULL");
+        List<GenericData.Record> lines = new ArrayList<>();
+        List<String> skus = new ArrayList<>();
+        List<String> qtys = new ArrayList<>();
+        for (int t = r.nextInt(3); t > 0; t--) {
+            GenericData.Record line =
+                    new GenericData.Record(s.getField("lines").schema().getElementType());
+            String sku = text(r, "sku-'");
+            int qty = r.nextInt(100);
+            line.put("sku", sku);
+            line.put("qty", qty);
+            lines.add(line);
+            skus.add(quote(sku.getBytes(StandardCharsets.UTF_8)));
+            qtys.add(Integer.toString(qty));
+        }
+        rec.put("lines", lines);
+        v.add(list(skus));
+        v.add(list(qtys));
         if (v2) {
             String extra = k % 3 == 0 ? null : "x" + k;
             rec.put("extra", extra);

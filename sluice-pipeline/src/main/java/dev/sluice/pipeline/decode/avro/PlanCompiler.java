@@ -36,7 +36,8 @@ import org.apache.avro.Schema;
  * <p>Fields of the writer's record map to columns by name, after renames and drops, like JSON keys.
  * A record field with no column of its name is flattened into the columns {@code field.sub} when
  * there are such columns (recursively; a union of null and the record sets them all to NULL); a map
- * field likewise into the Array columns {@code field.keys} and {@code field.values}. Any other
+ * field likewise into the Array columns {@code field.keys} and {@code field.values}; an array of
+ * records into a Nested structure, the Array columns {@code field.x} (one per field). Any other
  * field with no column is an error for every record of the schema, unless {@code ignore_unknown}
  * (then it is skipped). Fed columns the schema lacks are absent (their DEFAULT).
  */
@@ -114,6 +115,11 @@ final class PlanCompiler {
                 step = new Steps.Group(fields(inner, name + ".", claimed, under));
             } else if (inner != null && inner.getType() == Schema.Type.MAP) {
                 step = mapArrays(inner, name, claimed, under);
+            } else if (inner != null
+                    && inner.getType() == Schema.Type.ARRAY
+                    && inner.getElementType().getType() == Schema.Type.RECORD
+                    && hasColumnsUnder(name)) {
+                step = nested(inner, name, claimed, under);
             }
             if (step != null) {
                 if (nullBranch >= 0) {
@@ -189,6 +195,56 @@ final class PlanCompiler {
         }
         return new Steps.MapArrays(
                 keys, keyConv, values, value, Skipper.of(valueType), name, avroType(map));
+    }
+
+    /**
+     * An array of records as the Nested structure {@code name.x Array(..)}, one column per field of
+     * the item record.
+     */
+    private Step nested(
+            Schema array, String name, Map<ColumnSlot, String> claimed, List<ColumnSlot> under)
+            throws PlanException {
+        Schema item = array.getElementType();
+        List<Schema.Field> fields = item.getFields();
+        ColumnSlot[] columns = new ColumnSlot[fields.size()];
+        ValueReader[] readers = new ValueReader[fields.size()];
+        Skipper[] skips = new Skipper[fields.size()];
+        List<ColumnSlot> all = new ArrayList<>();
+        for (int i = 0; i < fields.size(); i++) {
+            Schema.Field f = fields.get(i);
+            String sub = name + "." + f.name();
+            skips[i] = Skipper.of(f.schema());
+            if (resolver.rules().drops().contains(sub)) {
+                continue;
+            }
+            ColumnSlot slot = byColumn.get(resolver.rules().columnFor(sub));
+            if (slot == null) {
+                if (!resolver.ignoreUnknown()) {
+                    throw new PlanException(sub, resolver.whyUnknown(sub));
+                }
+                continue;
+            }
+            if (!(slot.converter instanceof ArrayConverter a)) {
+                throw new PlanException(
+                        sub,
+                        "a field of an array of records needs an Array column (the Nested form),"
+                                + " not "
+                                + slot.typeName);
+            }
+            claim(slot, sub, claimed);
+            columns[i] = slot;
+            readers[i] = value(f.schema(), a.element(), sub);
+            all.add(slot);
+        }
+        under.addAll(all);
+        return new Steps.NestedArrays(
+                columns,
+                readers,
+                skips,
+                all.toArray(new ColumnSlot[0]),
+                Skipper.of(item).minBytes(),
+                name,
+                avroType(array));
     }
 
     /** The branch index of null in a union of null and one other type, else -1. */

@@ -195,4 +195,69 @@ final class Steps {
             }
         }
     }
+
+    /**
+     * An array of records into a ClickHouse Nested structure: field {@code x} of every item goes to
+     * the Array column {@code n.x}, one array per column and row. Fields without a column are
+     * skipped ({@code ignore_unknown}, {@code drop}).
+     */
+    static final class NestedArrays extends Step {
+        /** Per field of the item record: its column, or null to skip it. */
+        private final ColumnSlot[] columns;
+
+        private final ValueReader[] readers;
+        private final Skipper[] skips;
+        private final ColumnSlot[] all; // the distinct columns, each closed once per row
+        private final int itemMinBytes;
+        private final String field;
+        private final String avroType;
+        private final ArrayColumn[] arrays;
+
+        NestedArrays(
+                ColumnSlot[] columns,
+                ValueReader[] readers,
+                Skipper[] skips,
+                ColumnSlot[] all,
+                int itemMinBytes,
+                String field,
+                String avroType) {
+            this.columns = columns;
+            this.readers = readers;
+            this.skips = skips;
+            this.all = all;
+            this.itemMinBytes = itemMinBytes;
+            this.field = field;
+            this.avroType = avroType;
+            this.arrays = new ArrayColumn[columns.length];
+        }
+
+        @Override
+        void run(AvroInput in, Column[] cols, RowTarget row) throws RecordException {
+            for (int f = 0; f < columns.length; f++) {
+                arrays[f] = columns[f] == null ? null : (ArrayColumn) cols[columns[f].index];
+            }
+            int f = 0;
+            try {
+                for (long n = in.readBlockCount(); n != 0; n = in.readBlockCount()) {
+                    Skipper.items(in, n, itemMinBytes);
+                    for (long i = 0; i < n; i++) {
+                        for (f = 0; f < columns.length; f++) {
+                            if (arrays[f] == null) {
+                                skips[f].skip(in);
+                            } else if (!readers[f].read(in, arrays[f].elements())) {
+                                arrays[f].elements().appendDefault();
+                            }
+                        }
+                    }
+                }
+            } catch (AvroDataException e) {
+                throw bad(field, avroType, e);
+            } catch (ConversionException | ColumnValueException e) {
+                throw columns[f].error(e);
+            }
+            for (ColumnSlot s : all) {
+                ((ArrayColumn) cols[s.index]).endArray();
+            }
+        }
+    }
 }

@@ -789,4 +789,74 @@ class AvroDecoderTest {
                         "field extra: table db.t has no column extra (ignore_unknown skips such"
                                 + " fields) (subject s's latest schema (id 3))");
     }
+
+    @Test
+    void arraysOfRecordsIntoNestedColumns() {
+        Schema s =
+                record(
+                        """
+                        {"name":"lines","type":{"type":"array","items":{"type":"record","name":"L","fields":[
+                            {"name":"sku","type":"string"},{"name":"qty","type":"int"},{"name":"note","type":["null","string"]}]}}}""");
+        Schema line = s.getField("lines").schema().getElementType();
+        MapSchemas schemas = new MapSchemas().with(1, s);
+        byte[] two =
+                AvroBytes.framed(
+                        1,
+                        s,
+                        AvroBytes.record(
+                                s,
+                                values(
+                                        "lines",
+                                        List.of(
+                                                AvroBytes.record(
+                                                        line,
+                                                        values("sku", "a", "qty", 1, "note", null)),
+                                                AvroBytes.record(
+                                                        line,
+                                                        values(
+                                                                "sku", "b", "qty", 2, "note",
+                                                                "n"))))));
+        byte[] none = AvroBytes.framed(1, s, AvroBytes.record(s, values("lines", List.of())));
+        Rows rows =
+                decode(
+                        "lines.sku Array(String), lines.qty Array(UInt32),"
+                                + " lines.note Array(Nullable(String))",
+                        schemas,
+                        false,
+                        List.of(),
+                        two,
+                        none);
+        noErrors(rows);
+        assertThat(rows.value("lines.sku", 0)).isEqualTo(List.of("a", "b"));
+        assertThat(rows.value("lines.qty", 0)).isEqualTo(List.of(1L, 2L));
+        assertThat(rows.value("lines.note", 0)).isEqualTo(Arrays.asList(null, "n"));
+        assertThat(rows.value("lines.sku", 1)).isEqualTo(List.of());
+        assertThat(rows.value("lines.note", 1)).isEqualTo(List.of());
+
+        Rows missing =
+                decode(
+                        "lines.sku Array(String), lines.qty Array(UInt32)",
+                        schemas,
+                        false,
+                        List.of(),
+                        two);
+        assertThat(missing.errors)
+                .singleElement()
+                .asString()
+                .startsWith("field lines.note: table db.t has no column lines.note");
+        Rows ignored =
+                decode(
+                        "lines.sku Array(String), lines.qty Array(UInt32)",
+                        schemas,
+                        true,
+                        List.of(),
+                        two);
+        noErrors(ignored);
+        assertThat(ignored.value("lines.qty", 0)).isEqualTo(List.of(1L, 2L));
+        Rows notArrays = decode("lines.sku String", schemas, true, List.of(), two);
+        assertThat(notArrays.errors)
+                .singleElement()
+                .asString()
+                .contains("field lines.sku: a field of an array of records needs an Array column");
+    }
 }
