@@ -8,6 +8,8 @@ import dev.sluice.pipeline.decode.Decoder;
 import dev.sluice.pipeline.decode.RecordException;
 import dev.sluice.pipeline.decode.RowTarget;
 import dev.sluice.pipeline.decode.TargetColumns;
+import dev.sluice.pipeline.decode.avro.AvroCheck;
+import dev.sluice.pipeline.decode.avro.AvroDecoder;
 import dev.sluice.pipeline.runtime.Factories;
 import dev.sluice.pipeline.runtime.SizingRule;
 import dev.sluice.pipeline.runtime.TargetTable;
@@ -15,7 +17,9 @@ import dev.sluice.pipeline.sink.InsertPlan;
 import dev.sluice.pipeline.source.RecordBatch;
 import dev.sluice.pipeline.source.Source;
 import dev.sluice.pipeline.spec.PipelineSpec;
+import dev.sluice.pipeline.spec.PipelineSpec.Format;
 import dev.sluice.pipeline.spec.PipelineSpec.ShardSpec;
+import dev.sluice.pipeline.time.Clock;
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.List;
@@ -66,8 +70,19 @@ final class Checker {
                 }
             }
         }
+        AvroCheck.Report avro = null;
+        if (spec.decode().format() == Format.AVRO) {
+            avro = AvroCheck.report(spec.decode().avro(), Clock.SYSTEM, System::getenv);
+            for (AvroCheck.Finding f : avro.findings()) {
+                if (f.ok()) {
+                    out.println("ok    " + f.text());
+                } else {
+                    problems.add(f.text());
+                }
+            }
+        }
         if (first != null) {
-            checkMapping(spec, factories, first, sampleInput);
+            checkMapping(spec, factories, first, sampleInput, avro);
         }
         String budget = SizingRule.check(spec);
         if (budget != null) {
@@ -90,7 +105,11 @@ final class Checker {
     }
 
     private void checkMapping(
-            PipelineSpec spec, Factories factories, TargetTable table, boolean sampleInput) {
+            PipelineSpec spec,
+            Factories factories,
+            TargetTable table,
+            boolean sampleInput,
+            AvroCheck.Report avro) {
         TableSchema schema = table.schema();
         TargetColumns target;
         try {
@@ -131,6 +150,9 @@ final class Checker {
             problems.add("column mapping: " + e.getMessage());
             return;
         }
+        if (avro != null && avro.schema() != null) {
+            checkAvroSchema(factories, target, avro);
+        }
         if (!sampleInput) {
             return;
         }
@@ -149,6 +171,22 @@ final class Checker {
             sample(spec, factories, target);
         } catch (Exception e) {
             problems.add("reading the input: " + e.getMessage());
+        }
+    }
+
+    /** Whether records of the schema found (file, or the subject's latest) map onto the columns. */
+    private void checkAvroSchema(Factories factories, TargetColumns target, AvroCheck.Report avro) {
+        try {
+            if (factories.decoder(target) instanceof AvroDecoder d) {
+                String problem = d.problemWith(avro.schema(), avro.describe());
+                if (problem == null) {
+                    out.println("ok    " + avro.describe() + " maps onto the columns");
+                } else {
+                    problems.add(avro.describe() + ": " + problem);
+                }
+            }
+        } catch (Exception e) {
+            problems.add("avro decoder: " + e.getMessage());
         }
     }
 

@@ -6,12 +6,16 @@ import dev.sluice.pipeline.checkpoint.LocalCheckpoints;
 import dev.sluice.pipeline.decode.Decoder;
 import dev.sluice.pipeline.decode.DecoderFactory;
 import dev.sluice.pipeline.decode.TargetColumns;
+import dev.sluice.pipeline.decode.avro.WriterSchemas;
+import dev.sluice.pipeline.decode.avro.registry.RegistrySchemas;
 import dev.sluice.pipeline.errors.DeadLetters;
 import dev.sluice.pipeline.errors.FileDeadLetters;
 import dev.sluice.pipeline.runtime.Factories;
 import dev.sluice.pipeline.source.Source;
 import dev.sluice.pipeline.source.SourceFactory;
 import dev.sluice.pipeline.spec.PipelineSpec;
+import dev.sluice.pipeline.spec.PipelineSpec.AvroFraming;
+import dev.sluice.pipeline.spec.PipelineSpec.Format;
 import dev.sluice.pipeline.time.Clock;
 import dev.sluice.pipeline.transform.Transform;
 import dev.sluice.pipeline.transform.Transforms;
@@ -29,6 +33,7 @@ final class SpecFactories implements Factories {
     private final InputStream stdin;
     private List<Source> sources;
     private DeadLetters deadLetters;
+    private WriterSchemas writerSchemas;
 
     SpecFactories(PipelineSpec spec, Clock clock, InputStream stdin) {
         this.spec = spec;
@@ -62,7 +67,19 @@ final class SpecFactories implements Factories {
 
     @Override
     public Decoder decoder(TargetColumns columns) {
-        return DecoderFactory.create(spec, columns);
+        return DecoderFactory.create(
+                spec, columns, spec.decode().format() == Format.AVRO ? writerSchemas() : null);
+    }
+
+    /**
+     * One registry client for all pipeline threads, so that each schema id is fetched once; null
+     * for raw Avro.
+     */
+    private synchronized WriterSchemas writerSchemas() {
+        if (writerSchemas == null && spec.decode().avro().framing() == AvroFraming.CONFLUENT) {
+            writerSchemas = RegistrySchemas.open(spec.decode().avro().registry());
+        }
+        return writerSchemas;
     }
 
     @Override

@@ -23,6 +23,15 @@ public final class ConfigDefaults {
 
     public static final Duration FILE_POLL_INTERVAL = FileSource.DEFAULT_POLL_INTERVAL;
 
+    /** A schema registry's connect and request timeout. */
+    public static final Duration REGISTRY_TIMEOUT = Duration.ofSeconds(10);
+
+    /** How long a registry that does not answer is retried before the pipeline stops. */
+    public static final Duration REGISTRY_GIVE_UP_AFTER = Duration.ofSeconds(30);
+
+    /** How long a schema id the registry does not know is remembered as unknown. */
+    public static final Duration REGISTRY_UNKNOWN_ID_TTL = Duration.ofMinutes(1);
+
     public static final int BATCH_MAX_ROWS = 500_000;
     public static final long BATCH_MAX_BYTES = 64L << 20;
     public static final Duration BATCH_LINGER = Duration.ofSeconds(1);

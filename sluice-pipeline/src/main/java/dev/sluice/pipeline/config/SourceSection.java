@@ -1,13 +1,18 @@
 package dev.sluice.pipeline.config;
 
 import dev.sluice.pipeline.source.file.InputFormats;
+import dev.sluice.pipeline.spec.PipelineSpec.AvroFraming;
+import dev.sluice.pipeline.spec.PipelineSpec.AvroSpec;
 import dev.sluice.pipeline.spec.PipelineSpec.DecodeSpec;
 import dev.sluice.pipeline.spec.PipelineSpec.FileSource;
 import dev.sluice.pipeline.spec.PipelineSpec.Format;
 import dev.sluice.pipeline.spec.PipelineSpec.GeneratorSource;
 import dev.sluice.pipeline.spec.PipelineSpec.KafkaSource;
+import dev.sluice.pipeline.spec.PipelineSpec.RegistrySpec;
 import dev.sluice.pipeline.spec.PipelineSpec.SourceSpec;
 import dev.sluice.pipeline.spec.PipelineSpec.StdinSource;
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -145,7 +150,7 @@ final class SourceSection {
             options = null;
         } else {
             ConfigMap section = node.map();
-            kind = section.oneOf("auto", "json", "csv", "tsv", "generator");
+            kind = section.oneOf("auto", "json", "csv", "tsv", "avro", "generator");
             options = section.map(kind);
         }
         DecodeSpec spec =
@@ -159,6 +164,14 @@ final class SourceSection {
                     case "json" -> json(options);
                     case "csv" -> delimited(Format.CSV, options);
                     case "tsv" -> delimited(Format.TSV, options);
+                    case "avro" -> {
+                        if (options == null) {
+                            throw node.error(
+                                    "avro needs its options: decode: {avro: {registry: {url: ...}}}"
+                                            + " or {avro: {framing: raw, schema_file: ...}}");
+                        }
+                        yield avro(options);
+                    }
                     case "generator" -> {
                         if (options != null) {
                             options.allow();
@@ -169,8 +182,16 @@ final class SourceSection {
                             throw node.error(
                                     "unknown format '"
                                             + kind
-                                            + "' (expected auto, json, csv, tsv or generator)");
+                                            + "' (expected auto, json, csv, tsv, avro or generator)");
                 };
+        if (spec.format() == Format.AVRO
+                && (source instanceof FileSource
+                        || source instanceof StdinSource
+                        || source instanceof GeneratorSource)) {
+            throw node.error(
+                    "avro records need a source that delivers whole messages (kafka): files and"
+                            + " stdin are read as lines");
+        }
         boolean generator = source instanceof GeneratorSource;
         if (generator != (spec.format() == Format.GENERATOR)) {
             // Only a named format can disagree: an inferred one follows the source.
@@ -233,6 +254,112 @@ final class SourceSection {
         }
         return new DecodeSpec(
                 Format.JSON, List.of(), false, fields, m.bool("ignore_unknown", false), ',');
+    }
+
+    static DecodeSpec avro(ConfigMap m) {
+        m.allow("framing", "schema_file", "registry", "ignore_unknown");
+        ConfigNode schemaFile = m.get("schema_file");
+        ConfigNode registryNode = m.get("registry");
+        ConfigNode framingNode = m.get("framing");
+        AvroFraming framing;
+        if (framingNode != null) {
+            framing =
+                    switch (framingNode.text().trim()) {
+                        case "confluent" -> AvroFraming.CONFLUENT;
+                        case "raw" -> AvroFraming.RAW;
+                        default ->
+                                throw framingNode.error(
+                                        "expected confluent or raw, got '"
+                                                + framingNode.text().trim()
+                                                + "'");
+                    };
+        } else if (schemaFile != null && registryNode != null) {
+            throw schemaFile.error(
+                    "give schema_file (raw records) or registry (Confluent-framed records), not"
+                            + " both");
+        } else {
+            framing = schemaFile != null ? AvroFraming.RAW : AvroFraming.CONFLUENT;
+        }
+        Path file = null;
+        RegistrySpec registry = null;
+        if (framing == AvroFraming.RAW) {
+            if (schemaFile == null) {
+                throw m.error(
+                        "raw Avro records carry no schema id: schema_file names their writer"
+                                + " schema");
+            }
+            if (registryNode != null) {
+                throw registryNode.error(
+                        "raw Avro records carry no schema id to look up: leave registry out (or"
+                                + " use framing: confluent)");
+            }
+            try {
+                file = Path.of(schemaFile.nonBlank().trim());
+            } catch (InvalidPathException e) {
+                throw schemaFile.error("not a valid path: " + e.getMessage());
+            }
+        } else {
+            if (schemaFile != null) {
+                throw schemaFile.error(
+                        "Confluent-framed records name their schema by id in the registry: leave"
+                                + " schema_file out (or use framing: raw)");
+            }
+            if (registryNode == null) {
+                throw m.error("Confluent-framed Avro needs registry: {url: ...}");
+            }
+            registry = registry(m.map("registry"));
+        }
+        return DecodeSpec.avro(
+                new AvroSpec(framing, file, registry), m.bool("ignore_unknown", false));
+    }
+
+    private static RegistrySpec registry(ConfigMap m) {
+        m.allow(
+                "url",
+                "username",
+                "password_file",
+                "password_env",
+                "timeout",
+                "give_up_after",
+                "unknown_id_ttl",
+                "subject");
+        ConfigNode url = m.required("url");
+        String text = url.nonBlank().trim();
+        if (!text.startsWith("http://") && !text.startsWith("https://")) {
+            throw url.error("expected an http:// or https:// URL, got '" + text + "'");
+        }
+        if (text.substring(text.indexOf("//") + 2).split("/", 2)[0].contains("@")) {
+            throw url.error(
+                    "give the user as username and the password in password_file or"
+                            + " password_env, not in the URL");
+        }
+        String username = m.string("username", null);
+        ConfigNode passwordFile = m.get("password_file");
+        ConfigNode passwordEnv = m.get("password_env");
+        if (passwordFile != null && passwordEnv != null) {
+            throw passwordEnv.error("give password_file or password_env, not both");
+        }
+        if (username == null && (passwordFile != null || passwordEnv != null)) {
+            throw (passwordFile != null ? passwordFile : passwordEnv)
+                    .error("a password needs a username");
+        }
+        Path file = null;
+        if (passwordFile != null) {
+            try {
+                file = Path.of(passwordFile.nonBlank().trim());
+            } catch (InvalidPathException e) {
+                throw passwordFile.error("not a valid path: " + e.getMessage());
+            }
+        }
+        return new RegistrySpec(
+                text,
+                username == null ? null : username.trim(),
+                file,
+                passwordEnv == null ? null : passwordEnv.nonBlank().trim(),
+                m.duration("timeout", ConfigDefaults.REGISTRY_TIMEOUT, Duration.ofMillis(1)),
+                m.duration("give_up_after", ConfigDefaults.REGISTRY_GIVE_UP_AFTER, Duration.ZERO),
+                m.duration("unknown_id_ttl", ConfigDefaults.REGISTRY_UNKNOWN_ID_TTL, Duration.ZERO),
+                m.string("subject", null));
     }
 
     private static DecodeSpec delimited(Format format, ConfigMap m) {

@@ -1,6 +1,10 @@
 package dev.sluice.pipeline.decode;
 
 import dev.sluice.clickhouse.schema.TableSchema;
+import dev.sluice.pipeline.decode.avro.AvroDecoder;
+import dev.sluice.pipeline.decode.avro.AvroSchemaFile;
+import dev.sluice.pipeline.decode.avro.WriterSchemas;
+import dev.sluice.pipeline.decode.avro.registry.RegistrySchemas;
 import dev.sluice.pipeline.decode.convert.Converters;
 import dev.sluice.pipeline.decode.csv.CsvDecoder;
 import dev.sluice.pipeline.decode.generator.GeneratorDecoder;
@@ -8,6 +12,7 @@ import dev.sluice.pipeline.decode.json.JsonDecoder;
 import dev.sluice.pipeline.decode.json.JsonPath;
 import dev.sluice.pipeline.decode.tsv.TsvDecoder;
 import dev.sluice.pipeline.spec.PipelineSpec;
+import dev.sluice.pipeline.spec.PipelineSpec.AvroFraming;
 import dev.sluice.pipeline.spec.PipelineSpec.DecodeSpec;
 import dev.sluice.pipeline.spec.PipelineSpec.Format;
 import dev.sluice.pipeline.spec.PipelineSpec.GeneratorSource;
@@ -29,8 +34,8 @@ import java.util.Set;
  * DEFAULT:
  *
  * <ul>
- *   <li>JSON: every insertable column (a key may be missing from any record), or only those in
- *       {@code columns} when given;
+ *   <li>JSON and Avro: every insertable column (a key may be missing from any record, a field from
+ *       any writer schema), or only those in {@code columns} when given;
  *   <li>CSV/TSV: the columns named by {@code columns} (after renames) when given; otherwise every
  *       insertable column — read in table order without a header, or by the header's names;
  *   <li>the generator: the events columns the table has.
@@ -93,7 +98,7 @@ public final class DecoderFactory {
                 }
             }
         } else if (!decode.columns().isEmpty()) {
-            boolean delimited = decode.format() != Format.JSON;
+            boolean delimited = decode.format() == Format.CSV || decode.format() == Format.TSV;
             for (String field : decode.columns()) {
                 if (delimited && rules.drops().contains(field)) {
                     continue;
@@ -141,6 +146,14 @@ public final class DecoderFactory {
 
     /** The decoder of {@code spec}, for the columns {@link #targetColumns} chose. */
     public static Decoder create(PipelineSpec spec, TargetColumns target) {
+        return create(spec, target, null);
+    }
+
+    /**
+     * @param schemas the pipeline's shared source of Avro writer schemas, or null (see {@link
+     *     #create(DecodeSpec, List, Set, TargetColumns, WriterSchemas)})
+     */
+    public static Decoder create(PipelineSpec spec, TargetColumns target, WriterSchemas schemas) {
         if (spec.decode().format() == Format.GENERATOR) {
             if (!(spec.source() instanceof GeneratorSource g)) {
                 throw new IllegalArgumentException(
@@ -153,7 +166,8 @@ public final class DecoderFactory {
                 spec.decode(),
                 spec.transforms(),
                 metadataColumns(spec, target.table()).keySet(),
-                target);
+                target,
+                schemas);
     }
 
     public static Decoder create(DecodeSpec decode, TargetColumns target) {
@@ -162,14 +176,31 @@ public final class DecoderFactory {
 
     public static Decoder create(
             DecodeSpec decode, List<TransformSpec> transforms, TargetColumns target) {
-        return create(decode, transforms, Set.of(), target);
+        return create(decode, transforms, Set.of(), target, null);
     }
 
-    private static Decoder create(
+    /**
+     * @param schemas where Confluent-framed Avro records' writer schemas come from, shared by the
+     *     pipeline's decoders; null for a registry client of this decoder's own (Avro only)
+     */
+    public static Decoder create(
+            DecodeSpec decode,
+            List<TransformSpec> transforms,
+            TargetColumns target,
+            WriterSchemas schemas) {
+        return create(decode, transforms, Set.of(), target, schemas);
+    }
+
+    /**
+     * @param metadata columns a message's metadata feeds ({@link MetadataColumns}): not the
+     *     decoder's
+     */
+    public static Decoder create(
             DecodeSpec decode,
             List<TransformSpec> transforms,
             Set<String> metadata,
-            TargetColumns target) {
+            TargetColumns target,
+            WriterSchemas schemas) {
         Set<String> produced = new LinkedHashSet<>(metadata);
         produced.addAll(Transforms.producedColumns(transforms));
         FieldRules rules = rules(decode, transforms);
@@ -189,6 +220,16 @@ public final class DecoderFactory {
                             names,
                             decode.delimiter() == 0 ? ',' : decode.delimiter());
             case TSV -> new TsvDecoder(fed, resolver, decode.header(), names);
+            case AVRO ->
+                    decode.avro().framing() == AvroFraming.RAW
+                            ? AvroDecoder.raw(
+                                    fed, resolver, AvroSchemaFile.load(decode.avro().schemaFile()))
+                            : AvroDecoder.confluent(
+                                    fed,
+                                    resolver,
+                                    schemas != null
+                                            ? schemas
+                                            : RegistrySchemas.open(decode.avro().registry()));
             case GENERATOR ->
                     throw new IllegalArgumentException(
                             "the generator decoder needs the generator source: use"

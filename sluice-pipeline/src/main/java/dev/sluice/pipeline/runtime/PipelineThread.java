@@ -6,6 +6,7 @@ import dev.sluice.clickhouse.column.ColumnValueException;
 import dev.sluice.pipeline.checkpoint.LedgerEntry;
 import dev.sluice.pipeline.checkpoint.ReplayPlan;
 import dev.sluice.pipeline.decode.Decoder;
+import dev.sluice.pipeline.decode.DecoderUnavailableException;
 import dev.sluice.pipeline.decode.RecordException;
 import dev.sluice.pipeline.sink.Batch;
 import dev.sluice.pipeline.sink.BatchOwner;
@@ -465,6 +466,12 @@ final class PipelineThread implements BatchOwner, PartitionListener, Runnable {
         } catch (RecordException | ColumnValueException e) {
             batch.rollbackRow();
             return reject(rb, i, e.getMessage());
+        } catch (DecoderUnavailableException e) {
+            // Not the record's fault (a schema registry is down): stop before it, unconsumed.
+            batch.rollbackRow();
+            parts.lifecycle()
+                    .fail(new Failure(e.getMessage(), rb.partition, rb.describe(i)), false);
+            return false;
         } catch (RuntimeException e) {
             batch.rollbackRow();
             parts.lifecycle()

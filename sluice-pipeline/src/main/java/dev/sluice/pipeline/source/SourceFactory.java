@@ -104,6 +104,7 @@ public final class SourceFactory {
             LocalCheckpoints checkpoints,
             Clock clock)
             throws IOException {
+        lineFramed(decode);
         InputResolver resolver = new InputResolver(spec.paths());
         List<InputFile> all = resolver.resolve(spec.follow());
         Set<String> names = new HashSet<>();
@@ -131,12 +132,22 @@ public final class SourceFactory {
 
     private static List<Source> stdin(
             InputStream in, DecodeSpec decode, int maxRecordBytes, int readers) {
+        lineFramed(decode);
         List<Source> sources = new ArrayList<>(readers);
         sources.add(new StdinSource(in, framer(decode).get(), maxRecordBytes, CHUNK_BYTES));
         for (int i = 1; i < readers; i++) {
             sources.add(new Exhausted("stdin"));
         }
         return sources;
+    }
+
+    /** Files and stdin are framed by lines (CSV: records): binary Avro cannot be. */
+    private static void lineFramed(DecodeSpec decode) {
+        if (decode.format() == Format.AVRO) {
+            throw new IllegalArgumentException(
+                    "avro records need a source that delivers whole messages (kafka): files and"
+                            + " stdin are read as lines");
+        }
     }
 
     private static Supplier<Framer> framer(DecodeSpec decode) {

@@ -122,7 +122,9 @@ public record PipelineSpec(
         CSV,
         TSV,
         /** The generator's own rows, no parsing. */
-        GENERATOR
+        GENERATOR,
+        /** One Avro datum per record (docs/formats.md), Confluent-framed or raw. */
+        AVRO
     }
 
     /**
@@ -135,6 +137,7 @@ public record PipelineSpec(
      *     listed map to the top-level key of the same name)
      * @param ignoreUnknown an input field with no column is skipped instead of being an error
      * @param delimiter the CSV field delimiter
+     * @param avro Avro's options: present exactly when the format is {@link Format#AVRO}
      */
     public record DecodeSpec(
             Format format,
@@ -142,10 +145,97 @@ public record PipelineSpec(
             boolean header,
             Map<String, String> fields,
             boolean ignoreUnknown,
-            char delimiter) {
+            char delimiter,
+            AvroSpec avro) {
         public DecodeSpec {
             columns = List.copyOf(columns);
             fields = Map.copyOf(fields);
+            if ((format == Format.AVRO) != (avro != null)) {
+                throw new IllegalArgumentException(
+                        "Avro options go with the avro format, and only with it");
+            }
+        }
+
+        /** A format other than Avro. */
+        public DecodeSpec(
+                Format format,
+                List<String> columns,
+                boolean header,
+                Map<String, String> fields,
+                boolean ignoreUnknown,
+                char delimiter) {
+            this(format, columns, header, fields, ignoreUnknown, delimiter, null);
+        }
+
+        /** Avro records. */
+        public static DecodeSpec avro(AvroSpec avro, boolean ignoreUnknown) {
+            return new DecodeSpec(
+                    Format.AVRO, List.of(), false, Map.of(), ignoreUnknown, ',', avro);
+        }
+    }
+
+    /** How an Avro record carries its writer schema. */
+    public enum AvroFraming {
+        /**
+         * Confluent's wire format: byte 0, a 4-byte big-endian schema id, then the datum; the
+         * schema comes from the registry.
+         */
+        CONFLUENT,
+        /** The datum alone, written with the schema in {@link AvroSpec#schemaFile()}. */
+        RAW
+    }
+
+    /**
+     * Avro decoding.
+     *
+     * @param framing how records carry their writer schema
+     * @param schemaFile RAW: the writer schema (JSON), else null
+     * @param registry CONFLUENT: the schema registry, else null
+     */
+    public record AvroSpec(AvroFraming framing, Path schemaFile, RegistrySpec registry) {
+        public AvroSpec {
+            Objects.requireNonNull(framing, "framing");
+            if (framing == AvroFraming.RAW && (schemaFile == null || registry != null)) {
+                throw new IllegalArgumentException("raw Avro needs a schema file, not a registry");
+            }
+            if (framing == AvroFraming.CONFLUENT && (registry == null || schemaFile != null)) {
+                throw new IllegalArgumentException(
+                        "Confluent-framed Avro needs a registry, not a schema file");
+            }
+        }
+    }
+
+    /**
+     * A Confluent-compatible schema registry.
+     *
+     * @param url the API's base, e.g. {@code http://127.0.0.1:8081} (Apicurio: {@code
+     *     .../apis/ccompat/v7})
+     * @param username basic authentication's user, or null for none
+     * @param passwordFile a file holding the password (its first line), or null
+     * @param passwordEnv an environment variable holding the password, or null
+     * @param timeout for connecting and for each request
+     * @param giveUpAfter how long a registry that does not answer is retried before the pipeline
+     *     stops
+     * @param unknownIdTtl how long an id the registry does not know is remembered as unknown
+     * @param subject a subject whose latest schema {@code sluice check} shows, or null
+     */
+    public record RegistrySpec(
+            String url,
+            String username,
+            Path passwordFile,
+            String passwordEnv,
+            Duration timeout,
+            Duration giveUpAfter,
+            Duration unknownIdTtl,
+            String subject) {
+        public RegistrySpec {
+            Objects.requireNonNull(url, "url");
+            Objects.requireNonNull(timeout, "timeout");
+            Objects.requireNonNull(giveUpAfter, "giveUpAfter");
+            Objects.requireNonNull(unknownIdTtl, "unknownIdTtl");
+            if (passwordFile != null && passwordEnv != null) {
+                throw new IllegalArgumentException("give password_file or password_env, not both");
+            }
         }
     }
 

@@ -45,7 +45,8 @@ class MalformedInputPropertyTest {
     @Provide
     Arbitrary<byte[]> damage() {
         return Combinators.combine(
-                        Arbitraries.of(Format.values()).filter(f -> f != Format.GENERATOR),
+                        // the text formats; Avro has its own (AvroDecoderTest)
+                        Arbitraries.of(Format.values()).filter(GOOD::containsKey),
                         Arbitraries.integers().between(0, 400),
                         Arbitraries.integers().between(0, 3),
                         Arbitraries.bytes().array(byte[].class).ofMaxSize(6))

@@ -91,6 +91,11 @@ final class CuttableProxy implements AutoCloseable {
         }
     }
 
+    /** The server goes away for good: no more connections, the open ones dropped. */
+    void goAway() throws IOException {
+        close();
+    }
+
     @Override
     public void close() throws IOException {
         listener.close();
