@@ -35,6 +35,13 @@ final class SluiceProcess implements AutoCloseable {
      */
     static SluiceProcess start(Path dir, Map<String, String> env, String... args)
             throws IOException {
+        return start(dir, env, List.of(), args);
+    }
+
+    /** {@link #start(Path, Map, String...)} with options for the JVM. */
+    static SluiceProcess start(
+            Path dir, Map<String, String> env, List<String> jvmOptions, String... args)
+            throws IOException {
         String jar = System.getProperty("sluice.cli.jar");
         assertThat(jar).as("sluice.cli.jar system property").isNotNull();
         List<String> cmd = new ArrayList<>();
@@ -42,6 +49,7 @@ final class SluiceProcess implements AutoCloseable {
         cmd.add("--enable-native-access=ALL-UNNAMED");
         // Small heap: the machine is shared, and the budgets under test are far below it.
         cmd.add("-Xmx1g");
+        cmd.addAll(jvmOptions);
         cmd.add("-jar");
         cmd.add(jar);
         cmd.addAll(List.of(args));
@@ -117,10 +125,35 @@ final class SluiceProcess implements AutoCloseable {
         jcmd(jcmd, "GC.run");
         String info = jcmd(jcmd, "GC.heap_info");
         java.util.regex.Matcher m =
-                java.util.regex.Pattern.compile("heap\\s+total (\\d+)K, used (\\d+)K")
+                // JDK 21: "heap   total 219136K, used 119874K"; JDK 25: "heap   total reserved
+                // 1048576K, committed 219136K, used 119874K".
+                java.util.regex.Pattern.compile(
+                                "heap\\s+total (?:reserved \\d+K, committed )?(\\d+)K, used (\\d+)K")
                         .matcher(info);
         assertThat(m.find()).as("jcmd GC.heap_info:\n%s", info).isTrue();
         return Long.parseLong(m.group(2)) << 10;
+    }
+
+    /**
+     * The bytes of the live objects: the total of the class histogram, which {@code jcmd} takes
+     * after a full GC.
+     */
+    long liveBytes() throws IOException, InterruptedException {
+        String jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd").toString();
+        String histogram = jcmd(jcmd, "GC.class_histogram");
+        java.util.regex.Matcher m =
+                java.util.regex.Pattern.compile("(?m)^Total\\s+\\d+\\s+(\\d+)\\s*$")
+                        .matcher(histogram);
+        assertThat(m.find()).as("jcmd GC.class_histogram total:\n%s", histogram).isTrue();
+        return Long.parseLong(m.group(1));
+    }
+
+    /** The first {@code lines} lines of the live objects' class histogram (after a full GC). */
+    String classHistogram(int lines) throws IOException, InterruptedException {
+        String jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd").toString();
+        String[] all = jcmd(jcmd, "GC.class_histogram").split("\n");
+        return String.join(
+                "\n", java.util.Arrays.asList(all).subList(0, Math.min(lines, all.length)));
     }
 
     private String jcmd(String jcmd, String command) throws IOException, InterruptedException {
