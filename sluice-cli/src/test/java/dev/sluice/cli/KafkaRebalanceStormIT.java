@@ -22,8 +22,8 @@ import org.junit.jupiter.api.io.TempDir;
  * <p>Between one and three instances (of two pipeline threads each) per group; every 2–5 s one
  * joins or leaves (at random; none below one, none above three; one that leaves has joined its
  * group); a leave is a SIGTERM (drain, commit, exit 0) three times in four and a {@code kill -9}
- * otherwise (always the first). Seeded: {@code -Dsluice.it.seed=N} repeats the schedule. CI runs
- * the short form (25 s); {@code -Dsluice.it.full=true} a minute.
+ * otherwise (always the first; the second always a SIGTERM). Seeded: {@code -Dsluice.it.seed=N}
+ * repeats the schedule. CI runs the short form (25 s); {@code -Dsluice.it.full=true} a minute.
  */
 class KafkaRebalanceStormIT {
     private static final Duration STORM =
@@ -78,8 +78,10 @@ class KafkaRebalanceStormIT {
                 } else if (!joined.isEmpty()) {
                     MirroredGroups.Pair p = joined.get(random.nextInt(joined.size()));
                     live.remove(p);
-                    // The first leave is a kill, then one in four; the others drain and leave.
-                    if (kills == 0 || random.nextInt(4) == 0) {
+                    // The first leave is a kill, the second a SIGTERM (drain and leave), then
+                    // one in four a kill.
+                    int leaves = kills + terms;
+                    if (leaves == 0 || leaves > 1 && random.nextInt(4) == 0) {
                         groups.kill(p);
                         kills++;
                     } else {
