@@ -327,6 +327,11 @@ public final class TestKafka {
         c.put(ProducerConfig.LINGER_MS_CONFIG, 5);
         c.put(ProducerConfig.BATCH_SIZE_CONFIG, 512 * 1024);
         c.put(ProducerConfig.BUFFER_MEMORY_CONFIG, 128L * 1024 * 1024);
+        // One request at a time, with time to spare on a loaded machine: a request that timed out
+        // while others were in flight made the producer resend from sequence 0, which the broker
+        // refused for good (OutOfOrderSequenceException, retried until the delivery timeout).
+        c.put(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, 1);
+        c.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, 60_000);
         AtomicLong acked = new AtomicLong();
         AtomicReference<Exception> firstError = new AtomicReference<>();
         try (KafkaProducer<byte[], byte[]> p = new KafkaProducer<>(c)) {
