@@ -87,6 +87,35 @@ final class StreamIt {
         return byPartition;
     }
 
+    /**
+     * The group's members by the run they belong to (their {@code client.rack}, {@code run-N}:
+     * {@link StreamPipelines}), each with the partitions of {@code topic} assigned to it.
+     */
+    static Map<String, List<Integer>> membersByRun(Admin admin, String group, String topic) {
+        org.apache.kafka.clients.admin.ConsumerGroupDescription d;
+        try {
+            d =
+                    admin.describeConsumerGroups(List.of(group))
+                            .describedGroups()
+                            .get(group)
+                            .get(60, java.util.concurrent.TimeUnit.SECONDS);
+        } catch (Exception e) {
+            throw new IllegalStateException("describe group " + group + ": " + e, e);
+        }
+        Map<String, List<Integer>> byRun = new TreeMap<>();
+        for (org.apache.kafka.clients.admin.MemberDescription m : d.members()) {
+            List<Integer> parts =
+                    byRun.computeIfAbsent(m.rackId().orElse("?"), k -> new ArrayList<>());
+            for (TopicPartition tp : m.assignment().topicPartitions()) {
+                if (tp.topic().equals(topic)) {
+                    parts.add(tp.partition());
+                }
+            }
+            parts.sort(null);
+        }
+        return byRun;
+    }
+
     /** A group name of its own for each test run (not from the seed: a repeat starts afresh). */
     static String group(String prefix) {
         return prefix

@@ -74,7 +74,11 @@ final class StreamPipelines {
             return this;
         }
 
-        /** Consumer properties, as YAML flow-map entries ({@code "a": "1", "b": "2"}). */
+        /**
+         * Consumer properties besides {@code client.rack} (which names the run, so that the group's
+         * description tells whose members are whose), as YAML flow-map entries ({@code "a": "1",
+         * "b": "2"}).
+         */
         Config properties(String entries) {
             properties = entries;
             return this;
@@ -112,7 +116,7 @@ final class StreamPipelines {
                         topics: [%s]
                         group_id: %s
                         start: earliest
-                        properties: {%s}
+                        properties: {client.rack: "run-${SLUICE_RUN}"%s}
                     %s%s
                     sink:
                       clickhouse:
@@ -133,7 +137,7 @@ final class StreamPipelines {
                             TestKafka.bootstrapServers(),
                             topic,
                             group,
-                            properties,
+                            properties.isEmpty() ? "" : ", " + properties,
                             Json700.DECODE,
                             runColumn
                                     ? "transforms:\n  - constant:\n      column: run\n      value: ${SLUICE_RUN}\n"
