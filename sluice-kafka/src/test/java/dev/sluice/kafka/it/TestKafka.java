@@ -38,6 +38,7 @@ import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.KafkaFuture;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.TopicPartitionInfo;
 import org.apache.kafka.common.config.ConfigResource;
@@ -427,7 +428,7 @@ public final class TestKafka {
 
     // ---- helpers ----
 
-    private static <T> T await(org.apache.kafka.common.KafkaFuture<T> f, String what) {
+    private static <T> T await(KafkaFuture<T> f, String what) {
         try {
             return f.get(ADMIN_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
         } catch (ExecutionException e) {
