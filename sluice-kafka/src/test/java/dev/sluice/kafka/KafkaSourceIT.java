@@ -250,4 +250,47 @@ class KafkaSourceIT {
                     .isEqualTo(e.getValue());
         }
     }
+
+    @Test
+    void recordsTheBrokerDeletedBeforeTheyWereReadAreReportedNotSkippedSilently() throws Exception {
+        String topic = TestKafka.newTopic("deleted", 1);
+        String group = "sluice-deleted";
+        String table = table("kafka_deleted");
+        TestKafka.produce(topic, 100, i -> TestRecord.value(json(i)).withPartition(0));
+        Pipeline first = new KafkaPipeline(yaml("deleted1", topic, group, table, "")).start();
+        awaitCount(table, 100, Duration.ofSeconds(60));
+        Thread.sleep(600);
+        first.drain();
+        first.awaitCompletion();
+        assertThat(TestKafka.committedOffsets(group).get(new TopicPartition(topic, 0)).offset())
+                .isEqualTo(100);
+
+        // While nobody reads: 100 more, and the broker drops everything before offset 150 (as
+        // retention would).
+        TestKafka.produce(topic, 100, i -> TestRecord.value(json(100 + i)).withPartition(0));
+        try (var admin = TestKafka.admin()) {
+            admin.deleteRecords(
+                            Map.of(
+                                    new TopicPartition(topic, 0),
+                                    org.apache.kafka.clients.admin.RecordsToDelete.beforeOffset(
+                                            150)))
+                    .all()
+                    .get();
+        }
+        Pipeline second = new KafkaPipeline(yaml("deleted2", topic, group, table, "")).start();
+        awaitCount(table, 150, Duration.ofSeconds(60));
+        Thread.sleep(600);
+        second.drain();
+        PipelineResult r = second.awaitCompletion();
+        List<String> warnings = second.takeWarnings();
+
+        assertThat(r.stats().rowsWritten()).isEqualTo(50);
+        assertThat(warnings)
+                .singleElement()
+                .asString()
+                .contains(topic + "/0: offsets 100 to 149 were deleted by the broker")
+                .contains("reading from offset 150");
+        assertThat(TestServer.single("SELECT count() FROM " + table + " WHERE id >= 150"))
+                .isEqualTo(50);
+    }
 }
