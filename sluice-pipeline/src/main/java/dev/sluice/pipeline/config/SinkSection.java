@@ -40,7 +40,14 @@ final class SinkSection {
                 "presort",
                 "partition_split",
                 "settings",
-                "retry");
+                "retry",
+                "shard_by",
+                "cluster");
+        String cluster = m.string("cluster", null);
+        if (cluster != null && m.get("url") == null) {
+            throw m.required("cluster")
+                    .error("needs url (a server of the cluster, to read its system.clusters)");
+        }
         return new SinkSpec(
                 shards(m),
                 m.required("table").nonBlank().trim(),
@@ -50,7 +57,9 @@ final class SinkSection {
                 m.bool("presort", false),
                 m.bool("partition_split", false),
                 settings(m.map("settings")),
-                retry(m.map("retry")));
+                retry(m.map("retry")),
+                m.string("shard_by", null),
+                cluster);
     }
 
     private static List<ShardSpec> shards(ConfigMap m) {

@@ -74,6 +74,16 @@ public interface Factories {
     }
 
     /**
+     * The rows of {@code system.clusters} for {@code cluster}, as the server at {@code url} lists
+     * them (shard_num, shard_weight, replica_num, host_address, port), in shard and replica order.
+     */
+    default List<List<Object>> clusterRows(String url, SinkSpec sink, String cluster) {
+        try (ClickHouseClient c = ClickHouseClient.open(config(url, sink))) {
+            return c.queryRows(ClusterShards.query(cluster));
+        }
+    }
+
+    /**
      * The replica's connection settings with the sink's compression: {@code none}, {@code lz4},
      * {@code zstd} or {@code zstd:LEVEL}.
      */

@@ -102,6 +102,7 @@ public final class Pipeline implements AutoCloseable {
     public static Pipeline start(PipelineSpec spec, Factories factories, Clock clock)
             throws PipelineException {
         checkSettings(spec);
+        spec = withClusterShards(spec, factories);
         Startup.Result setup = Startup.run(spec, factories);
         Path dir = spec.checkpoint().dir();
         LocalCheckpoints checkpoints;
@@ -132,6 +133,25 @@ public final class Pipeline implements AutoCloseable {
         return p;
     }
 
+    /** With {@code sink.clickhouse.cluster}: the cluster's shards, as the server lists them. */
+    static PipelineSpec withClusterShards(PipelineSpec spec, Factories factories)
+            throws PipelineException {
+        String cluster = spec.sink().cluster();
+        if (cluster == null) {
+            return spec;
+        }
+        String url = spec.sink().shards().get(0).replicas().get(0);
+        try {
+            List<ShardSpec> shards =
+                    ClusterShards.from(
+                            url, cluster, factories.clusterRows(url, spec.sink(), cluster));
+            return spec.withSink(spec.sink().withShards(shards));
+        } catch (RuntimeException e) {
+            throw new PipelineException(
+                    "pipeline " + spec.name() + ": sink.clickhouse.cluster: " + e.getMessage(), e);
+        }
+    }
+
     /** Rejects batch, retry and backpressure settings that make no sense, before connecting. */
     private static void checkSettings(PipelineSpec spec) throws PipelineException {
         try {
@@ -160,7 +180,15 @@ public final class Pipeline implements AutoCloseable {
                         new Supervision(),
                         clock,
                         new Random());
-        List<Integer> weights = spec.sink().shards().stream().map(ShardSpec::weight).toList();
+        if (setup.shardKey() != null) {
+            sink.keyed(setup.shardKey(), budget::acquire, budget::release);
+        }
+        // With a sharding key, rows pick their shard; batch boundaries and tokens then name one
+        // logical shard, and the parts of a batch add /k<shard> to its token.
+        List<Integer> weights =
+                setup.shardKey() != null
+                        ? List.of(1)
+                        : spec.sink().shards().stream().map(ShardSpec::weight).toList();
         SharedParts parts =
                 new SharedParts(
                         spec.name(),

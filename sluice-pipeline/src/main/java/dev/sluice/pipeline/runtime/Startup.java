@@ -2,7 +2,10 @@ package dev.sluice.pipeline.runtime;
 
 import dev.sluice.clickhouse.client.ConnectionConfig;
 import dev.sluice.clickhouse.client.ConnectionException;
+import dev.sluice.clickhouse.expr.Bindings;
+import dev.sluice.clickhouse.expr.UnsupportedExpressionException;
 import dev.sluice.clickhouse.schema.TableSchema;
+import dev.sluice.clickhouse.sort.ShardKey;
 import dev.sluice.pipeline.decode.TargetColumns;
 import dev.sluice.pipeline.sink.InsertPlan;
 import dev.sluice.pipeline.spec.PipelineSpec;
@@ -29,7 +32,11 @@ final class Startup {
      * @param notes what start-up says about defaults, pre-sorting and splitting
      */
     record Result(
-            TargetColumns columns, InsertPlan plan, List<String> warnings, List<String> notes) {}
+            TargetColumns columns,
+            InsertPlan plan,
+            List<String> warnings,
+            List<String> notes,
+            ShardKey shardKey) {}
 
     private Startup() {}
 
@@ -73,7 +80,51 @@ final class Startup {
             throw new PipelineException(e.getMessage(), e);
         }
         warnings.addAll(plan.warnings());
-        return new Result(columns, plan, List.copyOf(warnings), plan.notes());
+        List<String> notes = new ArrayList<>(plan.notes());
+        ShardKey shardKey = shardKey(spec, schema, columns, tables.get(0), notes);
+        return new Result(columns, plan, List.copyOf(warnings), List.copyOf(notes), shardKey);
+    }
+
+    /**
+     * The sharding key of {@code sink.clickhouse.shard_by}, checked now: an expression sluice
+     * cannot compute, or that is not an integer, stops the start with the reason.
+     */
+    private static ShardKey shardKey(
+            PipelineSpec spec,
+            TableSchema schema,
+            TargetColumns columns,
+            TargetTable first,
+            List<String> notes)
+            throws PipelineException {
+        String expression = spec.sink().shardBy();
+        if (expression == null) {
+            return null;
+        }
+        List<Integer> weights = new ArrayList<>();
+        for (ShardSpec s : spec.sink().shards()) {
+            weights.add(s.weight());
+        }
+        List<String> names = new ArrayList<>();
+        columns.columns().forEach(c -> names.add(c.name()));
+        try {
+            ShardKey key =
+                    ShardKey.of(
+                            expression,
+                            schema,
+                            names,
+                            Bindings.zone(first.server().timezone()),
+                            weights);
+            notes.add(
+                    "rows go to the shard a Distributed table with sharding key "
+                            + expression
+                            + " would pick, over "
+                            + weights.size()
+                            + " shards of weights "
+                            + weights);
+            return key;
+        } catch (UnsupportedExpressionException e) {
+            throw new PipelineException("sink.clickhouse.shard_by: " + e.getMessage(), e);
+        }
     }
 
     /** Settings the runtime owns, or that would break at-least-once (property 1). */

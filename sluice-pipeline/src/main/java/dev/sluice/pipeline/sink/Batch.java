@@ -25,6 +25,9 @@ public final class Batch {
 
     private final BatchOwner owner;
     private final OpenBatch open;
+    private final Block block;
+    private final AbsentRows absent;
+    private final int shard;
     private final LedgerEntry boundaries;
     private final boolean replayed;
     private final String token;
@@ -62,6 +65,29 @@ public final class Batch {
         this.bytes = open.accountedBytes();
         this.nowSeconds = nowSeconds;
         this.epoch = epoch;
+        this.block = open.block();
+        this.absent = open.absentRows();
+        this.shard = boundaries.shard();
+    }
+
+    /**
+     * The rows of {@code parent} a sharding key sends to {@code shard}: its own block and marks,
+     * the parent's range and token with {@code /k<shard>} appended, settled through {@code owner}
+     * (which settles the parent once every part is).
+     */
+    Batch(Batch parent, BatchOwner owner, Block block, AbsentRows absent, int shard, long bytes) {
+        this.owner = owner;
+        this.open = parent.open;
+        this.boundaries = parent.boundaries;
+        this.replayed = parent.replayed;
+        this.token = parent.token + "/k" + shard;
+        this.reason = parent.reason;
+        this.bytes = bytes;
+        this.nowSeconds = parent.nowSeconds;
+        this.epoch = parent.epoch;
+        this.block = block;
+        this.absent = absent;
+        this.shard = shard;
     }
 
     /** The assignment of its partition the batch was sealed in. */
@@ -82,7 +108,7 @@ public final class Batch {
     }
 
     public int rows() {
-        return open.rows();
+        return block.rows();
     }
 
     /** Bytes counted against the in-flight budget, released when the batch is settled. */
@@ -90,8 +116,9 @@ public final class Batch {
         return bytes;
     }
 
+    /** The shard it is sent to. */
     public int shard() {
-        return boundaries.shard();
+        return shard;
     }
 
     public LedgerEntry boundaries() {
@@ -113,12 +140,12 @@ public final class Batch {
 
     /** The batch's rows, every column the pipeline writes (absent fields as placeholders). */
     public Block block() {
-        return open.block();
+        return block;
     }
 
     /** Which rows of {@link #block()} lack which column. */
     public AbsentRows absentRows() {
-        return open.absentRows();
+        return absent;
     }
 
     /** The block and marks, returned to their thread's pool once the batch is settled. */

@@ -1,6 +1,7 @@
 package dev.sluice.pipeline.sink;
 
 import dev.sluice.clickhouse.client.BlockInserter;
+import dev.sluice.clickhouse.sort.ShardKey;
 import dev.sluice.pipeline.metrics.Metrics;
 import dev.sluice.pipeline.spec.PipelineSpec.ShardSpec;
 import dev.sluice.pipeline.spec.PipelineSpec.SinkSpec;
@@ -10,6 +11,7 @@ import java.util.List;
 import java.util.Random;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
+import java.util.function.LongConsumer;
 
 /**
  * The ClickHouse sink: one {@link ShardWriter} per shard. Pipeline threads submit sealed batches,
@@ -18,10 +20,20 @@ import java.util.function.Function;
 public final class SinkPool implements BatchQueue {
     private final List<ShardWriter> writers;
     private final AtomicInteger inFlight;
+    private volatile KeyedSplit keyed;
 
     private SinkPool(List<ShardWriter> writers, AtomicInteger inFlight) {
         this.writers = writers;
         this.inFlight = inFlight;
+    }
+
+    /**
+     * Rows go to the shard {@code key} picks (sink.clickhouse.shard_by) instead of whole batches to
+     * the shard chosen at sealing; the parts' copies take and give back budget bytes.
+     */
+    public SinkPool keyed(ShardKey key, LongConsumer acquire, LongConsumer release) {
+        this.keyed = new KeyedSplit(key, acquire, release);
+        return this;
     }
 
     /**
@@ -68,8 +80,16 @@ public final class SinkPool implements BatchQueue {
 
     @Override
     public void submit(Batch batch) {
-        inFlight.incrementAndGet();
-        writers.get(batch.shard()).submit(batch);
+        KeyedSplit split = keyed;
+        if (split == null) {
+            inFlight.incrementAndGet();
+            writers.get(batch.shard()).submit(batch);
+            return;
+        }
+        for (Batch part : split.split(batch)) {
+            inFlight.incrementAndGet();
+            writers.get(part.shard()).submit(part);
+        }
     }
 
     @Override

@@ -42,6 +42,21 @@ public record PipelineSpec(
         Objects.requireNonNull(admin, "admin");
     }
 
+    /** The same pipeline writing through {@code newSink}. */
+    public PipelineSpec withSink(SinkSpec newSink) {
+        return new PipelineSpec(
+                name,
+                threads,
+                source,
+                decode,
+                transforms,
+                newSink,
+                errors,
+                backpressure,
+                checkpoint,
+                admin);
+    }
+
     /** Where records come from. */
     public sealed interface SourceSpec
             permits GeneratorSource, FileSource, StdinSource, KafkaSource {}
@@ -257,6 +272,11 @@ public record PipelineSpec(
      * @param presort sort each batch by the table's sorting key before sending
      * @param partitionSplit split each batch by the table's partition key, one INSERT per partition
      * @param settings extra ClickHouse settings for every INSERT
+     * @param shardBy the sharding key (an expression of the table's columns): each row goes to the
+     *     shard a Distributed table with this key would send it to; null: whole batches go to a
+     *     shard chosen from their partition and first position
+     * @param cluster the name of a cluster in the server's {@code system.clusters}: its shards,
+     *     weights and replicas replace {@code shards} at start-up (null: the configured ones)
      */
     public record SinkSpec(
             List<ShardSpec> shards,
@@ -267,7 +287,9 @@ public record PipelineSpec(
             boolean presort,
             boolean partitionSplit,
             Map<String, String> settings,
-            RetrySpec retry) {
+            RetrySpec retry,
+            String shardBy,
+            String cluster) {
         public SinkSpec {
             shards = List.copyOf(shards);
             if (shards.isEmpty()) {
@@ -278,6 +300,47 @@ public record PipelineSpec(
                 throw new IllegalArgumentException(
                         "sink.clickhouse.inflight_per_shard must be ≥ 1");
             }
+        }
+
+        /** A sink whose batches go to their shard as a whole (no sharding key). */
+        public SinkSpec(
+                List<ShardSpec> shards,
+                String table,
+                BatchSpec batch,
+                int inflightPerShard,
+                String compression,
+                boolean presort,
+                boolean partitionSplit,
+                Map<String, String> settings,
+                RetrySpec retry) {
+            this(
+                    shards,
+                    table,
+                    batch,
+                    inflightPerShard,
+                    compression,
+                    presort,
+                    partitionSplit,
+                    settings,
+                    retry,
+                    null,
+                    null);
+        }
+
+        /** The same sink writing to {@code newShards}. */
+        public SinkSpec withShards(List<ShardSpec> newShards) {
+            return new SinkSpec(
+                    newShards,
+                    table,
+                    batch,
+                    inflightPerShard,
+                    compression,
+                    presort,
+                    partitionSplit,
+                    settings,
+                    retry,
+                    shardBy,
+                    cluster);
         }
 
         /** A sink that sends each batch without splitting it by partition. */
