@@ -119,7 +119,7 @@ class KafkaSourceIT {
             throws Exception {
         int records = 20_000;
         String topic = TestKafka.newTopic("once", 4);
-        String group = "sluice-once-" + protocol;
+        String group = "g-" + topic; // a fresh group per run: the broker outlives tests
         TestKafka.produce(topic, records, i -> TestRecord.value(json(i)).withPartition(i % 4));
         String table = table("kafka_once");
 
@@ -157,7 +157,7 @@ class KafkaSourceIT {
     void membersJoiningAndLeavingMovePartitionsWithoutLossOrDuplicates() throws Exception {
         int records = 60_000;
         String topic = TestKafka.newTopic("rebalance", 8);
-        String group = "sluice-rebalance";
+        String group = "g-" + topic;
         TestKafka.produce(topic, records, i -> TestRecord.value(json(i)).withPartition(i % 8));
         String table = table("kafka_rebalance");
         // A slow pipeline: small batches, a low rate of inserts, so partitions move mid-stream.
@@ -198,7 +198,7 @@ class KafkaSourceIT {
     @Test
     void badRecordsAreDeadLetteredWithTopicPartitionAndOffset() throws Exception {
         String topic = TestKafka.newTopic("poison", 2);
-        String group = "sluice-poison";
+        String group = "g-" + topic;
         // 100 good records, and on partition 1: bad JSON, a wrong type, a tombstone, an oversized
         // value.
         TestKafka.produce(topic, 100, i -> TestRecord.value(json(i)).withPartition(i % 2));
@@ -254,7 +254,7 @@ class KafkaSourceIT {
     @Test
     void recordsTheBrokerDeletedBeforeTheyWereReadAreReportedNotSkippedSilently() throws Exception {
         String topic = TestKafka.newTopic("deleted", 1);
-        String group = "sluice-deleted";
+        String group = "g-" + topic;
         String table = table("kafka_deleted");
         TestKafka.produce(topic, 100, i -> TestRecord.value(json(i)).withPartition(0));
         Pipeline first = new KafkaPipeline(yaml("deleted1", topic, group, table, "")).start();
