@@ -112,6 +112,11 @@ public final class KafkaSource implements Source {
     }
 
     @Override
+    public boolean partitionsInterleave() {
+        return true; // many partitions, few inserts: a batch gathers every partition it reads
+    }
+
+    @Override
     public String notReady() {
         return assignedOnce
                 ? null
