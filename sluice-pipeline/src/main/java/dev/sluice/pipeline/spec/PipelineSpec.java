@@ -138,6 +138,8 @@ public record PipelineSpec(
         TSV,
         /** The generator's own rows, no parsing. */
         GENERATOR,
+        /** The whole record, unparsed, into one column. */
+        RAW,
         /** One Avro datum per record (docs/formats.md), Confluent-framed or raw. */
         AVRO
     }
