@@ -150,12 +150,12 @@ public final class NativeConnection implements ClickHouseClient {
     /** The last finished insert's block, kept with its capacity for the next insert. */
     private Block spareBlock;
 
-    private NativeConnection(ConnectionConfig config) {
+    private NativeConnection(ConnectionConfig config, GuardedSocket.Layer layer) {
         this.config = config;
         this.guard = new InUseGuard("NativeConnection to " + config.address());
         this.compressed = config.compression() != CompressionMethod.NONE;
         try {
-            this.tls = config.secure() ? TlsSockets.layer(config) : null;
+            this.tls = layer != null ? layer : config.secure() ? TlsSockets.layer(config) : null;
         } catch (IOException e) {
             throw new ConnectionException(
                     "cannot connect to ClickHouse at " + config.address() + ": " + describe(e), e);
@@ -189,7 +189,15 @@ public final class NativeConnection implements ClickHouseClient {
             throw new IllegalArgumentException(
                     "NativeConnection needs a clickhouse:// URL, not " + config);
         }
-        return new NativeConnection(config);
+        return new NativeConnection(config, null);
+    }
+
+    /**
+     * Opens with {@code layer} over the TCP socket instead of the configured TLS: the seam through
+     * which tests inject faults at exact points of the handshake.
+     */
+    static NativeConnection open(ConnectionConfig config, GuardedSocket.Layer layer) {
+        return new NativeConnection(config, layer);
     }
 
     public static NativeConnection open(String url) {
