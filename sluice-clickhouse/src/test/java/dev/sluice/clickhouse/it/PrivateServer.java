@@ -82,6 +82,13 @@ public final class PrivateServer implements AutoCloseable {
         suspended = false;
     }
 
+    /** SIGCONT when the server is stopped; nothing otherwise. */
+    public void resumeIfSuspended() throws IOException, InterruptedException {
+        if (suspended) {
+            resume();
+        }
+    }
+
     /** SIGKILL. */
     public void killHard() {
         ProcessHandle.of(pid()).ifPresent(ProcessHandle::destroyForcibly);
