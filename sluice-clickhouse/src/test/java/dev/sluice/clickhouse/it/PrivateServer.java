@@ -123,10 +123,15 @@ public final class PrivateServer implements AutoCloseable {
 
     /** Removes the instance, data and all; a frozen server is thawed first so it can stop. */
     @Override
-    public void close() throws IOException, InterruptedException {
-        if (suspended) {
-            resume();
+    public void close() throws IOException {
+        try {
+            if (suspended) {
+                resume();
+            }
+            run("reset");
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted while removing " + dir, e);
         }
-        run("reset");
     }
 }
