@@ -370,6 +370,14 @@ public final class NativeConnection implements ClickHouseClient {
     }
 
     /**
+     * True while an operation is in progress: a query running on another thread, or an {@link
+     * Insert} not yet finished or closed.
+     */
+    public boolean isBusy() {
+        return state == State.BUSY;
+    }
+
+    /**
      * Receives Progress, ProfileInfo, Log and ProfileEvents packets of the following operations, on
      * the thread that runs them; null for none. May be set from any thread.
      */
