@@ -268,6 +268,31 @@ class NativeProtocolScriptTest {
                         new Progress(5, 6, 7, 0, 8, 9, 10));
     }
 
+    /**
+     * A listener that throws during an INSERT: the insert cannot be taken back, so the connection
+     * is dropped, and the listener's exception is what the caller gets.
+     */
+    @Test
+    void aListenerThatThrowsDuringAnInsertDropsTheConnection() throws Exception {
+        String progress = "03" + "01" + "02" + "03" + "04" + "05" + "06";
+        try (ScriptedServer server =
+                        new ScriptedServer(script(23, 8, REVISION, progress, HEADER_X_UINT8));
+                NativeConnection c = NativeConnection.open(server.config("compression=none"))) {
+            c.setServerEventListener(
+                    new ServerEventListener() {
+                        @Override
+                        public void onProgress(String queryId, Progress increment) {
+                            throw new IllegalArgumentException("listener bug");
+                        }
+                    });
+            assertThatThrownBy(() -> c.insert("t", List.of(), Map.of()))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessage("listener bug");
+            assertThat(c.isOpen()).isFalse();
+            assertThat(server.receivedUntilClosed(10)).isNotEmpty(); // the socket was closed
+        }
+    }
+
     /** Below 54451 a ProfileEvents packet cannot come: the stream is out of step. */
     @Test
     void profileEventsBelowTheirRevisionAreAProtocolError() throws Exception {

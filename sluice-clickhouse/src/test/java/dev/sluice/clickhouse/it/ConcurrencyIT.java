@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import dev.sluice.clickhouse.block.Block;
 import dev.sluice.clickhouse.client.ClickHouseClient;
 import dev.sluice.clickhouse.client.ConnectionConfig;
+import dev.sluice.clickhouse.client.ConnectionException;
 import dev.sluice.clickhouse.client.Insert;
 import dev.sluice.clickhouse.client.NativeConnection;
 import dev.sluice.clickhouse.compress.CompressionMethod;
@@ -74,6 +75,39 @@ class ConcurrencyIT {
             }
             assertThat(c.queryRows("SELECT 2")).containsExactly(List.of(2L));
         }
+    }
+
+    /** close() from another thread ends the running query at once with a clear error. */
+    @Test
+    void closingFromAnotherThreadEndsTheRunningOperation() {
+        NativeConnection c = TestServer.connect();
+        CompletableFuture<Void> closer =
+                CompletableFuture.runAsync(
+                        () -> {
+                            try {
+                                Thread.sleep(300);
+                            } catch (InterruptedException e) {
+                                Thread.currentThread().interrupt();
+                            }
+                            c.close();
+                        },
+                        Executors.newSingleThreadExecutor(r -> new Thread(r, "closer-thread")));
+        assertTimeoutPreemptively(
+                NO_HANG,
+                () ->
+                        assertThatThrownBy(
+                                        () ->
+                                                c.queryRows(
+                                                        "SELECT sum(number) FROM"
+                                                                + " numbers(100000000000)"))
+                                .isInstanceOf(ConnectionException.class)
+                                .hasMessageContaining(
+                                        "the connection was closed by thread 'closer-thread'"));
+        closer.join();
+        assertThat(c.isOpen()).isFalse();
+        assertThatThrownBy(() -> c.queryRows("SELECT 1"))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("closed");
     }
 
     @Test
