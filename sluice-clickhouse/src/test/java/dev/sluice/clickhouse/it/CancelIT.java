@@ -24,8 +24,13 @@ import org.junit.jupiter.api.Test;
 class CancelIT {
     private static final Duration NO_HANG = Duration.ofSeconds(90);
 
-    /** A query that runs for minutes before its first result block. */
-    private static final String SLOW = "SELECT sum(number) FROM numbers(100000000000)";
+    /**
+     * A query that runs for minutes before its first result block; {@code marker} finds it in
+     * system.processes (and no other test's).
+     */
+    private static String slow(String marker) {
+        return "SELECT sum(number) + 0 * length('" + marker + "') FROM numbers(100000000000)";
+    }
 
     private static long running(String queryId) {
         return TestServer.single(
@@ -117,13 +122,7 @@ class CancelIT {
             assertTimeoutPreemptively(
                     NO_HANG,
                     () ->
-                            assertThatThrownBy(
-                                            () ->
-                                                    c.queryRows(
-                                                            "SELECT sum(number) + 0 * length('"
-                                                                    + marker
-                                                                    + "') FROM"
-                                                                    + " numbers(100000000000)"))
+                            assertThatThrownBy(() -> c.queryRows(slow(marker)))
                                     .isInstanceOf(CancelledException.class));
             canceller.join();
             assertThat(
@@ -174,6 +173,7 @@ class CancelIT {
     @Test
     void anHttpQueryCancelledFromAnotherThreadIsKilledOnTheServer() throws Exception {
         try (ClickHouseClient http = ClickHouseClient.open(HttpTransportIT.httpUrl())) {
+            String marker = UUID.randomUUID().toString();
             String[] queryId = new String[1];
             CompletableFuture<Boolean> cancelled =
                     CompletableFuture.supplyAsync(
@@ -187,8 +187,9 @@ class CancelIT {
                                                     watcher.queryRows(
                                                             "SELECT query_id FROM"
                                                                     + " system.processes WHERE"
-                                                                    + " query LIKE"
-                                                                    + " '%numbers(100000000000)%'"
+                                                                    + " query LIKE '%"
+                                                                    + marker
+                                                                    + "%'"
                                                                     + " AND query NOT LIKE"
                                                                     + " '%system.processes%'");
                                         }
@@ -207,7 +208,7 @@ class CancelIT {
             assertTimeoutPreemptively(
                     NO_HANG,
                     () ->
-                            assertThatThrownBy(() -> http.queryRows(SLOW))
+                            assertThatThrownBy(() -> http.queryRows(slow(marker)))
                                     .isInstanceOf(CancelledException.class)
                                     .hasMessageContaining("over HTTP")
                                     .hasMessageContaining("cancelled by thread"));
