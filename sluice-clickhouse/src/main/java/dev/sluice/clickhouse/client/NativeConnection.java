@@ -320,7 +320,7 @@ public final class NativeConnection implements ClickHouseClient {
             for (String statement : sessionStatements) {
                 String context =
                         "restoring the session after a reconnect: " + abbreviate(statement);
-                socket.beginOperation(config.operationTimeout(), deadlineReason(context, config));
+                socket.beginOperation(config.operationTimeout(), deadlineReason(config));
                 try {
                     startQuery(newQueryId(), statement, Map.of(), context);
                     while (nextPacket(context) != ServerPacketType.END_OF_STREAM) {
@@ -695,7 +695,7 @@ public final class NativeConnection implements ClickHouseClient {
             guard.exit();
             throw notUsable(what, s);
         }
-        socket.beginOperation(config.operationTimeout(), deadlineReason(what, config));
+        socket.beginOperation(config.operationTimeout(), deadlineReason(config));
         return true;
     }
 
@@ -704,7 +704,7 @@ public final class NativeConnection implements ClickHouseClient {
         busyThread = Thread.currentThread().getName();
         busyIsInsert = insert;
         operationNumber++;
-        socket.beginOperation(config.operationTimeout(), deadlineReason(what, config));
+        socket.beginOperation(config.operationTimeout(), deadlineReason(config));
     }
 
     /**
@@ -722,7 +722,7 @@ public final class NativeConnection implements ClickHouseClient {
         }
     }
 
-    private static String deadlineReason(String what, ConnectionConfig config) {
+    private static String deadlineReason(ConnectionConfig config) {
         return "not finished within "
                 + config.operationTimeout().toMillis()
                 + " ms (operation_timeout)";

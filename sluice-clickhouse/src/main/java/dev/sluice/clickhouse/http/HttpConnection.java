@@ -30,6 +30,7 @@ import java.net.SocketTimeoutException;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -144,13 +145,13 @@ public final class HttpConnection implements ClickHouseClient {
     }
 
     private List<List<Object>> rows(String sql, Duration deadline) {
-        List<List<Object>> rows = new java.util.ArrayList<>();
+        List<List<Object>> rows = new ArrayList<>();
         query(
                 sql,
                 Map.of(),
                 b -> {
                     for (int r = 0; r < b.rows(); r++) {
-                        List<Object> row = new java.util.ArrayList<>(b.columnCount());
+                        List<Object> row = new ArrayList<>(b.columnCount());
                         for (int c = 0; c < b.columnCount(); c++) {
                             row.add(b.column(c).getObject(r));
                         }
