@@ -26,6 +26,9 @@ public final class FaultyProxy implements AutoCloseable {
     /** Cut all connections once this many bytes went to the server (Long.MAX_VALUE: never). */
     private volatile long cutAfterBytes = Long.MAX_VALUE;
 
+    /** Stall once this many bytes went to the server (Long.MAX_VALUE: never). */
+    private volatile long stallAfterBytes = Long.MAX_VALUE;
+
     public FaultyProxy(String host, int port) throws IOException {
         this.target = new InetSocketAddress(host, port);
         this.listener = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
@@ -49,6 +52,11 @@ public final class FaultyProxy implements AutoCloseable {
 
     public void cutAfter(long bytes) {
         cutAfterBytes = bytes;
+    }
+
+    /** Stalls like {@link #stall()} once {@code bytes} in all went to the server. */
+    public void stallAfter(long bytes) {
+        stallAfterBytes = bytes;
     }
 
     /** Closes every connection abruptly. */
@@ -92,9 +100,13 @@ public final class FaultyProxy implements AutoCloseable {
                                         Thread.sleep(50);
                                     }
                                     out.write(buf, 0, n);
-                                    if (toServer && bytesToServer.addAndGet(n) >= cutAfterBytes) {
+                                    long total = toServer ? bytesToServer.addAndGet(n) : 0;
+                                    if (toServer && total >= cutAfterBytes) {
                                         cutAll();
                                         return;
+                                    }
+                                    if (toServer && total >= stallAfterBytes) {
+                                        stalled = true;
                                     }
                                 }
                             } catch (IOException | InterruptedException e) {
