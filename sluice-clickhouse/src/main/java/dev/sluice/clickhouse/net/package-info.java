@@ -8,7 +8,7 @@
  * dev.sluice.clickhouse.net.Watchdog}; when one fires, the watchdog closes the TCP socket, which
  * makes the blocked call fail at once, and records why, so that the failure reads as a deadline and
  * not as a mysterious "socket closed". See
- * docs/adr/0007-deadlines-and-one-thread-per-connection.md.
+ * docs/adr/0008-deadlines-and-one-thread-per-connection.md.
  *
  * <p>Internal to the library: applications use {@code ClickHouseClient} and its options.
  */
