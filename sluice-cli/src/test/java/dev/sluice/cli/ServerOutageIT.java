@@ -136,16 +136,17 @@ class ServerOutageIT {
                 Duration.ofMinutes(3),
                 () -> {
                     long rows = 1_000_000;
-                    long budget = 64L << 20;
+                    long budget = 96L << 20;
                     String table = "outage_frozen";
                     createTable(table);
                     int admin = AdminScrape.freePort();
-                    // The sizing rule holds: (threads + shards × inflight) × max_bytes / high =
-                    // (2 + 1 × 2) × 8 MiB / 0.8 = 40 MiB ≤ 64 MiB, so the pause is the stall's.
+                    // The sizing rule holds: (threads + shards × inflight) × 2 × max_bytes / high
+                    // = (2 + 1 × 2) × 2 × 8 MiB / 0.8 = 80 MiB ≤ 96 MiB, so the pause is the
+                    // stall's.
                     String backpressure =
                             """
                             backpressure:
-                              max_inflight_bytes: 64MiB
+                              max_inflight_bytes: 96MiB
                               high: 0.8
                               low: 0.5
                             """;
