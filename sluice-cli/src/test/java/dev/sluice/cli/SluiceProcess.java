@@ -117,10 +117,11 @@ final class SluiceProcess implements AutoCloseable {
         jcmd(jcmd, "GC.run");
         String info = jcmd(jcmd, "GC.heap_info");
         java.util.regex.Matcher m =
-                java.util.regex.Pattern.compile("heap\\s+total (\\d+)K, used (\\d+)K")
+                java.util.regex.Pattern.compile(
+                                "heap\\s+total[^,]*,(?: committed \\d+K,)? used (\\d+)K")
                         .matcher(info);
         assertThat(m.find()).as("jcmd GC.heap_info:\n%s", info).isTrue();
-        return Long.parseLong(m.group(2)) << 10;
+        return Long.parseLong(m.group(1)) << 10;
     }
 
     private String jcmd(String jcmd, String command) throws IOException, InterruptedException {
