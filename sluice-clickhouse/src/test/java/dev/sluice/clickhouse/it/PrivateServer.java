@@ -22,7 +22,7 @@ import java.util.concurrent.TimeUnit;
 public final class PrivateServer implements AutoCloseable {
     private final Path script;
     private final Path dir;
-    private final Map<String, String> env = new HashMap<>();
+    private Map<String, String> env = new HashMap<>();
     private boolean suspended;
 
     private PrivateServer(Path script, Path dir) {
@@ -45,14 +45,31 @@ public final class PrivateServer implements AutoCloseable {
             return fail("scripts/clickhouse not found above " + Path.of("").toAbsolutePath());
         }
         PrivateServer server = new PrivateServer(script, Files.createTempDirectory(prefix));
-        server.run("start");
-        for (String line : Files.readAllLines(server.dir.resolve("env"))) {
+        server.start();
+        return server;
+    }
+
+    /** Starts (again): same directory, same data, the previous ports when they are free. */
+    public void start() throws IOException, InterruptedException {
+        run("start");
+        Map<String, String> e = new HashMap<>();
+        for (String line : Files.readAllLines(dir.resolve("env"))) {
             int eq = line.indexOf('=');
             if (eq > 0) {
-                server.env.put(line.substring(0, eq), line.substring(eq + 1));
+                e.put(line.substring(0, eq), line.substring(eq + 1));
             }
         }
-        return server;
+        env = e;
+    }
+
+    /** Stops the server gracefully (SIGTERM, then waits for it to exit); the data is kept. */
+    public void stop() throws IOException, InterruptedException {
+        run("stop");
+    }
+
+    /** The native URL ({@code clickhouse://...}). */
+    public String url() {
+        return env.get("CLICKHOUSE_URL");
     }
 
     /** The native URL ({@code clickhouse://}). */
