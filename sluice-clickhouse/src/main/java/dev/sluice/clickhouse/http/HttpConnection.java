@@ -6,6 +6,7 @@ import dev.sluice.clickhouse.client.ClickHouseClient;
 import dev.sluice.clickhouse.client.ClickHouseException;
 import dev.sluice.clickhouse.client.ConnectionConfig;
 import dev.sluice.clickhouse.client.ConnectionException;
+import dev.sluice.clickhouse.client.InsertOutcomeUnknownException;
 import dev.sluice.clickhouse.client.InsertResult;
 import dev.sluice.clickhouse.client.ProtocolException;
 import dev.sluice.clickhouse.client.QueryResult;
@@ -222,6 +223,24 @@ public final class HttpConnection implements ClickHouseClient {
         }
         long[] counts = new long[2];
         String context = "INSERT INTO " + table + " over HTTP";
+        try {
+            sendInsert(r, format, block, counts);
+            r.readAll(context);
+        } catch (InsertOutcomeUnknownException e) {
+            throw e;
+        } catch (ConnectionException e) {
+            if (r.connected) {
+                // The request reached the server, which may have read the whole body and written
+                // it (or may still be doing so): only the server can say.
+                throw new InsertOutcomeUnknownException(id, e);
+            }
+            throw e;
+        }
+        return new InsertResult(
+                id, block.rows(), 1, counts[0], counts[1], -1, -1, System.nanoTime() - started);
+    }
+
+    private void sendInsert(Request r, InputFormat format, Block block, long[] counts) {
         r.send(
                 raw -> {
                     CountingStream wire = new CountingStream(raw);
@@ -242,9 +261,6 @@ public final class HttpConnection implements ClickHouseClient {
                     }
                     counts[1] = wire.count;
                 });
-        r.readAll(context);
-        return new InsertResult(
-                id, block.rows(), 1, counts[0], counts[1], -1, -1, System.nanoTime() - started);
     }
 
     @Override
@@ -323,6 +339,9 @@ public final class HttpConnection implements ClickHouseClient {
         final Map<String, String> headers = new LinkedHashMap<>();
         HttpURLConnection connection;
 
+        /** The connection to the server was made: from here on, the request may have arrived. */
+        boolean connected;
+
         Request(String query, Map<String, String> perQuery, String queryId) {
             this.query = query;
             this.params = new LinkedHashMap<>();
@@ -371,6 +390,8 @@ public final class HttpConnection implements ClickHouseClient {
                 }
                 connection.setRequestProperty("Content-Type", "application/octet-stream");
                 headers.forEach(connection::setRequestProperty);
+                connection.connect();
+                connected = true;
                 try (OutputStream os = connection.getOutputStream()) {
                     body.write(os);
                 }
