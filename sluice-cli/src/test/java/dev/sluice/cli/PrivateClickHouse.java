@@ -21,12 +21,14 @@ import java.util.concurrent.TimeUnit;
 final class PrivateClickHouse implements AutoCloseable {
     private final Path script;
     private final Path dir;
+    private final Map<String, String> scriptEnv;
     private Map<String, String> env = Map.of();
     private boolean suspended;
 
-    private PrivateClickHouse(Path script, Path dir) {
+    private PrivateClickHouse(Path script, Path dir, Map<String, String> scriptEnv) {
         this.script = script;
         this.dir = dir;
+        this.scriptEnv = Map.copyOf(scriptEnv);
     }
 
     /**
@@ -34,6 +36,20 @@ final class PrivateClickHouse implements AutoCloseable {
      * when no ClickHouse is installed and running.
      */
     static PrivateClickHouse start(String prefix) throws Exception {
+        return start(prefix, Map.of());
+    }
+
+    /**
+     * Starts a fresh instance that keeps no query log at all ({@code
+     * SLUICE_CLICKHOUSE_QUERY_LOG=0}: no {@code <query_log>} in its configuration), as some
+     * production servers are set up.
+     */
+    static PrivateClickHouse startWithoutQueryLog(String prefix) throws Exception {
+        return start(prefix, Map.of("SLUICE_CLICKHOUSE_QUERY_LOG", "0"));
+    }
+
+    private static PrivateClickHouse start(String prefix, Map<String, String> scriptEnv)
+            throws Exception {
         QuickstartIT.url(); // the usual skip-or-fail when there is no ClickHouse at all
         Path script = null;
         for (Path p = Path.of("").toAbsolutePath(); p != null; p = p.getParent()) {
@@ -44,7 +60,8 @@ final class PrivateClickHouse implements AutoCloseable {
             }
         }
         assumeTrue(script != null, "scripts/clickhouse not found");
-        PrivateClickHouse server = new PrivateClickHouse(script, Files.createTempDirectory(prefix));
+        PrivateClickHouse server =
+                new PrivateClickHouse(script, Files.createTempDirectory(prefix), scriptEnv);
         server.start();
         return server;
     }
@@ -79,8 +96,32 @@ final class PrivateClickHouse implements AutoCloseable {
         suspended = false;
     }
 
+    /**
+     * SIGKILL: the server dies at once, without flushing its query log; waits until the process is
+     * gone. {@link #start()} brings it back on the same ports with the same data.
+     */
+    void kill9() throws IOException, InterruptedException {
+        long pid = pid();
+        kill("KILL");
+        suspended = false;
+        for (int i = 0;
+                i < 200 && ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false);
+                i++) {
+            Thread.sleep(50);
+        }
+    }
+
     String url() {
         return env.get("CLICKHOUSE_URL");
+    }
+
+    int tcpPort() {
+        return Integer.parseInt(env.get("CLICKHOUSE_TCP_PORT"));
+    }
+
+    /** True between {@link #suspend()} and {@link #resume()}. */
+    boolean suspended() {
+        return suspended;
     }
 
     long pid() {
@@ -98,6 +139,7 @@ final class PrivateClickHouse implements AutoCloseable {
                 new ProcessBuilder(script.toString(), command).redirectErrorStream(true);
         pb.environment().put("SLUICE_CLICKHOUSE_DIR", dir.toString());
         pb.environment().put("SLUICE_CLICKHOUSE_TLS", "0");
+        pb.environment().putAll(scriptEnv);
         for (String port :
                 List.of(
                         "CLICKHOUSE_TCP_PORT",

@@ -2,18 +2,19 @@ package dev.sluice.clickhouse.status;
 
 /** What became of one query, as far as the server's records tell. */
 public enum Fate {
-    /** The query log has its {@code QueryFinish}: the INSERT's rows are written. */
+    /** The query log has its {@code QueryFinish} with all its rows written. */
     WRITTEN,
     /**
      * It failed ({@code ExceptionBeforeStart}, or {@code ExceptionWhileProcessing} with no row
-     * written): nothing of it is in the table.
+     * written), or finished without receiving a row: nothing of it is in the table.
      */
     NOT_WRITTEN,
     /** It is in {@code system.processes}, and the log has no end for it yet. */
     RUNNING,
     /**
-     * It failed after writing some rows ({@code ExceptionWhileProcessing} with written or stored
-     * rows): part of it may be in the table.
+     * Part of it may be in the table: it failed after writing some rows ({@code
+     * ExceptionWhileProcessing} with written or stored rows), or finished with fewer rows than
+     * sent.
      */
     PARTIAL,
     /**

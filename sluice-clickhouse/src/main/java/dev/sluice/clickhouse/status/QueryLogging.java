@@ -137,19 +137,33 @@ public record QueryLogging(
                         : columns.contains("ProfileEvents")
                                 ? ProfileEvents.MAP
                                 : ProfileEvents.NONE;
-        // The marker is spelt in two pieces here, so that this query does not find itself.
-        long found =
-                ((Number)
-                                client.queryRows(
-                                                "SELECT count() FROM system.query_log WHERE"
-                                                        + " event_date >= today() - 1 AND"
-                                                        + " position(query, concat("
-                                                        + "'sluice-probe-', '"
-                                                        + nonce
-                                                        + "')) > 0")
-                                        .get(0)
-                                        .get(0))
-                        .longValue();
+        // 18.16's SYSTEM FLUSH LOGS writes what its log thread has taken from the queue, which
+        // may lag behind a query that just ended (seen here under load): look a few times.
+        long found = 0;
+        for (int i = 0; found == 0 && i < PROBE_LOOKS; i++) {
+            if (i > 0) {
+                sleep(PROBE_PAUSE_MILLIS);
+                if (flush) {
+                    client.execute("SYSTEM FLUSH LOGS");
+                }
+            }
+            // The marker is spelt in two pieces here, so that this query does not find itself.
+            found =
+                    ((Number)
+                                    client.queryRows(
+                                                    "SELECT count() FROM system.query_log WHERE"
+                                                            + " event_date >= today() - 1 AND"
+                                                            + " position(query, concat("
+                                                            + "'sluice-probe-', '"
+                                                            + nonce
+                                                            + "')) > 0")
+                                            .get(0)
+                                            .get(0))
+                            .longValue();
+            if (!flush) {
+                break; // without a flush the entry shows only after the flush interval
+            }
+        }
         String how = send ? " (sluice sends log_queries=1 with its INSERTs)" : "";
         if (found > 0) {
             return new QueryLogging(
@@ -165,8 +179,8 @@ public record QueryLogging(
                     false,
                     false,
                     events,
-                    "a query sluice ran did not appear in system.query_log (is its logging"
-                            + " filtered?)");
+                    "the server keeps no log of sluice's queries (a query it ran did not"
+                            + " appear in system.query_log within 3 s)");
         }
         return new QueryLogging(
                 Status.UNCERTAIN,
@@ -176,6 +190,20 @@ public record QueryLogging(
                 "system.query_log exists, but this user may not flush it (SYSTEM FLUSH LOGS), so"
                         + " an entry shows only after the log's flush interval"
                         + how);
+    }
+
+    /** Looks for the probe this many times, this far apart: 3 s in all. */
+    private static final int PROBE_LOOKS = 16;
+
+    private static final long PROBE_PAUSE_MILLIS = 200;
+
+    private static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while probing the query log", e);
+        }
     }
 
     private static boolean truthy(String v) {

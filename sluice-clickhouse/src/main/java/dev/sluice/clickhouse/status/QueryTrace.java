@@ -15,8 +15,13 @@ import java.util.Map;
  *
  * <p>{@link #lookup} reads the processes first, then flushes the logs, then reads the log. The
  * server queues a query's end in the log before the query leaves the process list, so a query not
- * running at the first read has its end in the log at the last — unless the log lost it (a crash
- * before the flush, logging off for that query).
+ * running at the first read has its end in the log soon after — but not necessarily at once:
+ * 18.16's {@code SYSTEM FLUSH LOGS} writes only what the log's thread has taken from its queue,
+ * which can lag under load (seen on the test server), and without the flush an entry waits for the
+ * log's flush interval (7.5 s by default). So a query neither running nor logged ({@link
+ * Fate#NOT_FOUND}), or logged as started only ({@link Fate#STARTED}), is settled only when it stays
+ * so for longer than that — or the log lost it (a crash before the flush, logging off for that
+ * query).
  *
  * <p>What ClickHouse 18.16 records, checked against it ({@code QueryTraceIT}): {@code QueryStart}
  * when an INSERT starts (with {@code log_queries=1}), {@code QueryFinish} with {@code written_rows}
@@ -137,10 +142,18 @@ public record QueryTrace(List<Running> running, List<Entry> log, boolean logRead
         return new QueryTrace(running, log, true);
     }
 
-    /** The fate of the query {@code queryId}. */
-    public Fate fate(String queryId) {
+    /**
+     * The fate of the INSERT {@code queryId} of {@code rows} rows.
+     *
+     * <p>A {@code QueryFinish} means written only with the rows: 18.16 finishes an INSERT whose
+     * client went away before sending any block (it takes the end of the stream for the end of the
+     * data), with {@code written_rows} 0 — e.g. a Query that reached a stalled server whose header
+     * the client gave up waiting for. Fewer rows than sent is {@link Fate#PARTIAL}; more (a
+     * materialized view's) is written.
+     */
+    public Fate fate(String queryId, long rows) {
         boolean started = false;
-        boolean finished = false;
+        Entry finished = null;
         Entry failure = null;
         for (Entry e : log) {
             if (!e.queryId().equals(queryId)) {
@@ -148,15 +161,19 @@ public record QueryTrace(List<Running> running, List<Entry> log, boolean logRead
             }
             switch (e.kind()) {
                 case START -> started = true;
-                case FINISH -> finished = true;
+                case FINISH -> finished = e;
                 case EXCEPTION_BEFORE_START, EXCEPTION_WHILE_PROCESSING -> failure = e;
             }
         }
         // The end in the log wins over the process list: the server logs it before the query
         // leaves the list, and nothing is written after either end. A QueryFinish followed by an
         // exception is a query whose acknowledgement could not be sent: written.
-        if (finished) {
-            return Fate.WRITTEN;
+        if (finished != null) {
+            long written = finished.writtenRows();
+            if (written == 0 && rows > 0) {
+                return Fate.NOT_WRITTEN;
+            }
+            return written >= rows ? Fate.WRITTEN : Fate.PARTIAL;
         }
         if (failure != null) {
             return failure.writtenRows() > 0 || failure.storedRows() > 0
@@ -171,8 +188,11 @@ public record QueryTrace(List<Running> running, List<Entry> log, boolean logRead
         return started ? Fate.STARTED : Fate.NOT_FOUND;
     }
 
-    /** Every query id seen (running or logged) with its fate, in the order first seen. */
-    public Map<String, Fate> fates() {
+    /**
+     * Every query id seen (running or logged) with its fate as an INSERT of {@code rows} rows, in
+     * the order first seen.
+     */
+    public Map<String, Fate> fates(long rows) {
         Map<String, Fate> out = new LinkedHashMap<>();
         for (Running r : running) {
             out.putIfAbsent(r.queryId(), null);
@@ -180,7 +200,7 @@ public record QueryTrace(List<Running> running, List<Entry> log, boolean logRead
         for (Entry e : log) {
             out.putIfAbsent(e.queryId(), null);
         }
-        out.replaceAll((id, f) -> fate(id));
+        out.replaceAll((id, f) -> fate(id, rows));
         return out;
     }
 

@@ -34,7 +34,8 @@ class QueryTraceIT {
     private static final int ROWS = 50_000;
 
     private static String newId(String what) {
-        return "sluice-it/" + what + "#" + UUID.randomUUID() + ".1";
+        // As sluice makes them: <token>#<nonce>.<attempt>, the token unique to this test run.
+        return "sluice-it/" + what + "/" + UUID.randomUUID() + "#n0nce.1";
     }
 
     private static String table() {
@@ -109,12 +110,12 @@ class QueryTraceIT {
             c.insert(t, block(), Map.of(), id);
         }
         QueryTrace trace = trace(id);
-        assertThat(trace.fate(id)).isEqualTo(Fate.WRITTEN);
+        assertThat(trace.fate(id, ROWS)).isEqualTo(Fate.WRITTEN);
         assertThat(trace.log())
                 .filteredOn(e -> e.kind() == QueryTrace.Kind.FINISH)
                 .singleElement()
                 .satisfies(e -> assertThat(e.writtenRows()).isEqualTo(ROWS));
-        assertThat(trace.fate(id.replace(".1", ".2"))).isEqualTo(Fate.NOT_FOUND);
+        assertThat(trace.fate(id.replace(".1", ".2"), ROWS)).isEqualTo(Fate.NOT_FOUND);
     }
 
     @Test
@@ -158,7 +159,7 @@ class QueryTraceIT {
                         proxy.cutAll();
                     }
                     QueryTrace trace = trace(id);
-                    assertThat(trace.fate(id)).isEqualTo(Fate.WRITTEN);
+                    assertThat(trace.fate(id, ROWS)).isEqualTo(Fate.WRITTEN);
                     assertThat(TestServer.single("SELECT count() FROM " + t)).isEqualTo(ROWS);
                 });
     }
@@ -186,11 +187,11 @@ class QueryTraceIT {
                     }
                     // The server notices the cut at once; a look-up may catch it still ending.
                     QueryTrace trace = trace(id);
-                    for (int i = 0; i < 50 && trace.fate(id) == Fate.RUNNING; i++) {
+                    for (int i = 0; i < 50 && trace.fate(id, ROWS) == Fate.RUNNING; i++) {
                         Thread.sleep(100);
                         trace = trace(id);
                     }
-                    assertThat(trace.fate(id)).isEqualTo(Fate.NOT_WRITTEN);
+                    assertThat(trace.fate(id, ROWS)).isEqualTo(Fate.NOT_WRITTEN);
                     assertThat(trace.exception(id)).contains("210"); // NETWORK_ERROR
                     assertThat(TestServer.single("SELECT count() FROM " + t)).isZero();
                 });
@@ -209,10 +210,32 @@ class QueryTraceIT {
                 insert.endRow();
             }
             insert.flush(); // the block is there; the end marker is not
-            assertThat(trace(id).fate(id)).isEqualTo(Fate.RUNNING);
+            assertThat(trace(id).fate(id, 10)).isEqualTo(Fate.RUNNING);
             insert.finish();
         }
-        assertThat(trace(id).fate(id)).isEqualTo(Fate.WRITTEN);
+        assertThat(trace(id).fate(id, 10)).isEqualTo(Fate.WRITTEN);
+    }
+
+    @Test
+    void anInsertWhoseClientLeftBeforeSendingItsBlockFinishesWithNoRowsNotWritten()
+            throws Exception {
+        String t = table();
+        String id = newId("noblock");
+        try (NativeConnection c = TestServer.connect()) {
+            Insert insert =
+                    c.insert(t, List.of(), Map.of(), InsertOptions.DEFAULTS.withQueryId(id));
+            insert.close(); // drops the connection: 18.16 takes the end of stream as end of data
+        }
+        QueryTrace trace = trace(id);
+        for (int i = 0; i < 50 && trace.fate(id, ROWS) == Fate.RUNNING; i++) {
+            Thread.sleep(100);
+            trace = trace(id);
+        }
+        assertThat(trace.log())
+                .filteredOn(e -> e.kind() == QueryTrace.Kind.FINISH)
+                .singleElement()
+                .satisfies(e -> assertThat(e.writtenRows()).isZero());
+        assertThat(trace.fate(id, ROWS)).isEqualTo(Fate.NOT_WRITTEN);
     }
 
     @Test
@@ -238,11 +261,11 @@ class QueryTraceIT {
                         proxy.cutAll();
                     }
                     QueryTrace trace = trace(id);
-                    for (int i = 0; i < 50 && trace.fate(id) == Fate.RUNNING; i++) {
+                    for (int i = 0; i < 50 && trace.fate(id, ROWS) == Fate.RUNNING; i++) {
                         Thread.sleep(100);
                         trace = trace(id);
                     }
-                    assertThat(trace.fate(id)).isEqualTo(Fate.WRITTEN);
+                    assertThat(trace.fate(id, ROWS)).isEqualTo(Fate.WRITTEN);
                     assertThat(TestServer.single("SELECT count() FROM " + t)).isEqualTo(ROWS);
                 });
     }

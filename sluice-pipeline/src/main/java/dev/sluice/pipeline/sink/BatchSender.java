@@ -320,7 +320,7 @@ public final class BatchSender implements AutoCloseable {
                         new OutcomeResolver.Result(
                                 OutcomeResolver.Verdict.UNKNOWN,
                                 0,
-                                "an earlier run left its outcome unknown, and "
+                                "that run left its outcome unknown, and "
                                         + (policy.logging().usable()
                                                 ? "the server's query log has no entry for it"
                                                 : policy.logging().detail()));
@@ -411,13 +411,19 @@ public final class BatchSender implements AutoCloseable {
                 .append(")");
         if (state.lastQueryId != null) {
             m.append(" as query_id '").append(state.lastQueryId).append("'");
+        } else {
+            m.append(" in an earlier run, as query_ids starting '")
+                    .append(state.prefix())
+                    .append("'");
         }
         if (e != null) {
             m.append("; the connection failed after its data was sent (")
                     .append(cause(e))
-                    .append(")");
+                    .append("), and ");
+        } else {
+            m.append(": ");
         }
-        m.append(", and ").append(why).append(". ");
+        m.append(why).append(". ");
         if (policy.logging().usable()) {
             m.append("Resuming looks it up on the server again before sending it (on that")
                     .append(" server: SELECT type, written_rows, exception FROM system.query_log")

@@ -31,6 +31,8 @@ final class OutcomeResolver {
         /** Nothing on the server of that INSERT (a replay's earlier attempts only). */
         NOT_FOUND,
         UNKNOWN,
+        /** Not running and no end in the log yet: unknown if it stays so (internal). */
+        UNSETTLED,
         /** The writer was interrupted while waiting: it is being stopped. */
         INTERRUPTED
     }
@@ -42,6 +44,14 @@ final class OutcomeResolver {
     record Result(Verdict verdict, int copies, String reason) {}
 
     static final long POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(500);
+
+    /**
+     * How long an attempt that is neither running nor ended in the log is looked for before it
+     * counts as lost: 18.16 may show a query's end only at the log's next flush (7.5 s apart by
+     * default), even after {@code SYSTEM FLUSH LOGS} ({@link QueryTrace}).
+     */
+    static final long SETTLE_NANOS = TimeUnit.SECONDS.toNanos(10);
+
     private static final Duration MIN_LOOKUP = Duration.ofSeconds(1);
     private static final Duration MAX_LOOKUP = Duration.ofSeconds(30);
 
@@ -78,6 +88,7 @@ final class OutcomeResolver {
             return unknownNow(insert, doubts, logging.detail());
         }
         long began = clock.nanoTime();
+        long settleBy = Long.MAX_VALUE;
         String problem = null;
         while (true) {
             long left = deadlineNanos - clock.nanoTime();
@@ -86,10 +97,22 @@ final class OutcomeResolver {
                         lookup.trace(
                                 url, insert.prefix(), since(doubts), lookupTimeout(left), logging);
                 Result r = judge(insert, doubts, trace);
-                if (r != null) {
+                if (r != null && r.verdict() != Verdict.UNSETTLED) {
                     return r;
                 }
-                problem = "it was still running on the server";
+                if (r == null) {
+                    problem = "it was still running on the server";
+                    settleBy = Long.MAX_VALUE;
+                } else {
+                    long now = clock.nanoTime();
+                    if (settleBy == Long.MAX_VALUE) {
+                        settleBy = now + SETTLE_NANOS;
+                    }
+                    if (now - settleBy >= 0) {
+                        return new Result(Verdict.UNKNOWN, 0, r.reason());
+                    }
+                    problem = r.reason();
+                }
             } catch (ConnectionException e) {
                 if (!waitForServer) {
                     throw e;
@@ -120,9 +143,13 @@ final class OutcomeResolver {
         int written = 0;
         boolean running = false;
         String unknown = null;
+        boolean settledUnknown = false;
         List<InsertState.Doubt> settled = new ArrayList<>();
         for (InsertState.Doubt d : doubts) {
-            Fate f = d.queryId() != null ? trace.fate(d.queryId()) : earlier(trace, insert);
+            Fate f =
+                    d.queryId() != null
+                            ? trace.fate(d.queryId(), insert.rows)
+                            : earlier(trace, insert);
             switch (f) {
                 case WRITTEN -> {
                     written++;
@@ -139,11 +166,11 @@ final class OutcomeResolver {
                         unknown =
                                 "the server logged its start but no end, and it is not running (the"
                                         + " server stopped during it)";
-                case PARTIAL ->
-                        unknown =
-                                "it failed after writing part of its rows ("
-                                        + exception(trace, d)
-                                        + ")";
+                case PARTIAL -> {
+                    settledUnknown = true;
+                    unknown =
+                            "part of its rows may have been written (" + exception(trace, d) + ")";
+                }
             }
         }
         if (written == 0 && running) {
@@ -154,7 +181,11 @@ final class OutcomeResolver {
             return new Result(Verdict.WRITTEN, written, null);
         }
         if (unknown != null) {
-            return new Result(Verdict.UNKNOWN, 0, unknown);
+            // A missing end may still be on its way into the log; a partial write is final.
+            return new Result(
+                    settledUnknown || !trace.logRead() ? Verdict.UNKNOWN : Verdict.UNSETTLED,
+                    0,
+                    unknown);
         }
         boolean earlierOnly = doubts.size() == 1 && doubts.get(0).queryId() == null;
         if (earlierOnly && earlier(trace, insert) == Fate.NOT_FOUND) {
@@ -173,7 +204,7 @@ final class OutcomeResolver {
         boolean any = false;
         boolean running = false;
         boolean unsure = false;
-        for (Map.Entry<String, Fate> e : trace.fates().entrySet()) {
+        for (Map.Entry<String, Fate> e : trace.fates(insert.rows).entrySet()) {
             if (e.getKey().startsWith(own)) {
                 continue;
             }

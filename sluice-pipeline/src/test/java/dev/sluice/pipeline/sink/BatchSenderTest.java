@@ -562,8 +562,8 @@ class BatchSenderTest {
     @Test
     void aReplayAnEarlierRunWroteIsNotSentAgain() {
         FakeInserter a = new FakeInserter(FakeInserter.server(18, 16));
-        a.logEarlier(TOKEN + "#0ld.1", false);
-        a.logEarlier(TOKEN + "#0ld.2", true);
+        a.logEarlier(TOKEN + "#0ld.1", -1);
+        a.logEarlier(TOKEN + "#0ld.2", 3);
 
         assertThat(sender(List.of(a), RETRY, null, asking(OnUnknownOutcome.FAIL)).send(replayed()))
                 .isEqualTo(Batch.Outcome.WRITTEN);
@@ -582,7 +582,7 @@ class BatchSenderTest {
         assertThat(metrics.shard(0).checks(OutcomeCheck.NOT_WRITTEN).getLongValue()).isZero();
 
         FakeInserter b = new FakeInserter(FakeInserter.server(18, 16));
-        b.logEarlier(TOKEN + "#0ld.1", false);
+        b.logEarlier(TOKEN + "#0ld.1", -1);
         sender(List.of(b), RETRY, null, asking(OnUnknownOutcome.FAIL)).send(replayed());
         assertThat(b.inserts()).hasSize(1);
         assertThat(metrics.shard(0).checks(OutcomeCheck.NOT_WRITTEN).getLongValue()).isEqualTo(1);
@@ -599,11 +599,12 @@ class BatchSenderTest {
         assertThat(fatal)
                 .singleElement()
                 .asString()
-                .contains("an earlier run left its outcome unknown");
+                .contains("in an earlier run, as query_ids starting '" + TOKEN + "#'")
+                .contains("that run left its outcome unknown");
 
         // The server's log now says: not written. It is sent, and leaves the record.
         FakeInserter b = new FakeInserter(FakeInserter.server(18, 16));
-        b.logEarlier(TOKEN + "#0ld.1", false);
+        b.logEarlier(TOKEN + "#0ld.1", -1);
         assertThat(sender(List.of(b), RETRY, null, asking(OnUnknownOutcome.FAIL)).send(replayed()))
                 .isEqualTo(Batch.Outcome.WRITTEN);
         assertThat(b.inserts()).hasSize(1);
@@ -626,7 +627,7 @@ class BatchSenderTest {
     @Test
     void aReplayIsLookedUpAgainWhenTheServerDidNotAnswer() {
         FakeInserter a = new FakeInserter(FakeInserter.server(18, 16));
-        a.logEarlier(TOKEN + "#0ld.1", true);
+        a.logEarlier(TOKEN + "#0ld.1", 3);
         unreachableLookups = 2;
         assertThat(sender(List.of(a), RETRY, null, asking(OnUnknownOutcome.FAIL)).send(replayed()))
                 .isEqualTo(Batch.Outcome.WRITTEN);

@@ -40,8 +40,8 @@ public final class FakeInserter implements BlockInserter {
     private final Deque<RuntimeException> failures = new ArrayDeque<>();
     private final Deque<Boolean> interruptions = new ArrayDeque<>();
 
-    /** What this replica's "query log" holds: query id → written (true) or failed (false). */
-    private final Map<String, Boolean> log = new LinkedHashMap<>();
+    /** What this replica's "query log" holds: query id → rows written, or -1 when it failed. */
+    private final Map<String, Long> log = new LinkedHashMap<>();
 
     private final Set<String> running = new HashSet<>();
     private volatile Consumer<Insert> onInsert = i -> {};
@@ -78,8 +78,8 @@ public final class FakeInserter implements BlockInserter {
     }
 
     /** Logs an earlier run's attempt of an INSERT, as found after a restart. */
-    public synchronized void logEarlier(String queryId, boolean written) {
-        log.put(queryId, written);
+    public synchronized void logEarlier(String queryId, long writtenRows) {
+        log.put(queryId, writtenRows);
     }
 
     /** Marks {@code queryId} as still running (until {@link #finish}). */
@@ -101,17 +101,17 @@ public final class FakeInserter implements BlockInserter {
         }
         List<QueryTrace.Entry> entries = new ArrayList<>();
         log.forEach(
-                (id, written) -> {
+                (id, rows) -> {
                     if (id.startsWith(prefix) && !running.contains(id)) {
                         entries.add(
                                 new QueryTrace.Entry(
                                         id,
-                                        written
+                                        rows >= 0
                                                 ? QueryTrace.Kind.FINISH
                                                 : QueryTrace.Kind.EXCEPTION_WHILE_PROCESSING,
-                                        0,
-                                        0,
-                                        written ? "" : "Code: 210, connection reset"));
+                                        Math.max(0, rows),
+                                        Math.max(0, rows),
+                                        rows >= 0 ? "" : "Code: 210, connection reset"));
                     }
                 });
         return new QueryTrace(r, entries, true);
@@ -151,7 +151,7 @@ public final class FakeInserter implements BlockInserter {
         Insert insert = new Insert(table, columns, rows, Map.copyOf(settings), queryId);
         if (interrupted != null) {
             synchronized (this) {
-                log.put(queryId, interrupted);
+                log.put(queryId, interrupted ? (long) rows.size() : -1L);
                 if (interrupted) {
                     inserts.add(insert);
                 }
@@ -162,7 +162,7 @@ public final class FakeInserter implements BlockInserter {
                     new ConnectionException("INSERT INTO " + table + ": no answer within 2000 ms"));
         }
         synchronized (this) {
-            log.put(queryId, true);
+            log.put(queryId, (long) rows.size());
         }
         inserts.add(insert);
         onInsert.accept(insert);
