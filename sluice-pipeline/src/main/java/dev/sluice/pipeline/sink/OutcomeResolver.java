@@ -52,6 +52,12 @@ final class OutcomeResolver {
      */
     static final long SETTLE_NANOS = TimeUnit.SECONDS.toNanos(10);
 
+    /**
+     * How long a replayed INSERT of which the server shows nothing is looked for again: an INSERT
+     * the dead run sent last may have ended a moment ago, its end still in the log's queue.
+     */
+    static final long REPLAY_SETTLE_NANOS = TimeUnit.SECONDS.toNanos(2);
+
     private static final Duration MIN_LOOKUP = Duration.ofSeconds(1);
     private static final Duration MAX_LOOKUP = Duration.ofSeconds(30);
 
@@ -89,6 +95,7 @@ final class OutcomeResolver {
         }
         long began = clock.nanoTime();
         long settleBy = Long.MAX_VALUE;
+        Result notFound = null;
         String problem = null;
         while (true) {
             long left = deadlineNanos - clock.nanoTime();
@@ -97,19 +104,32 @@ final class OutcomeResolver {
                         lookup.trace(
                                 url, insert.prefix(), since(doubts), lookupTimeout(left), logging);
                 Result r = judge(insert, doubts, trace);
-                if (r != null && r.verdict() != Verdict.UNSETTLED) {
+                boolean unsettled =
+                        r != null
+                                && (r.verdict() == Verdict.UNSETTLED
+                                        || (r.verdict() == Verdict.NOT_FOUND && trace.logRead()));
+                if (r != null && !unsettled) {
                     return r;
                 }
+                notFound = r != null && r.verdict() == Verdict.NOT_FOUND ? r : null;
                 if (r == null) {
                     problem = "it was still running on the server";
                     settleBy = Long.MAX_VALUE;
                 } else {
                     long now = clock.nanoTime();
                     if (settleBy == Long.MAX_VALUE) {
-                        settleBy = now + SETTLE_NANOS;
+                        // An earlier run's INSERT that finished just before it died may still be on
+                        // its way into the log; that is a short wait, not the whole flush interval.
+                        settleBy =
+                                now
+                                        + (r.verdict() == Verdict.NOT_FOUND
+                                                ? REPLAY_SETTLE_NANOS
+                                                : SETTLE_NANOS);
                     }
                     if (now - settleBy >= 0) {
-                        return new Result(Verdict.UNKNOWN, 0, r.reason());
+                        return r.verdict() == Verdict.NOT_FOUND
+                                ? r
+                                : new Result(Verdict.UNKNOWN, 0, r.reason());
                     }
                     problem = r.reason();
                 }
@@ -118,12 +138,16 @@ final class OutcomeResolver {
                     throw e;
                 }
                 problem = "the server did not answer (" + e.getMessage() + ")";
+                notFound = null;
             } catch (ClickHouseException e) {
                 return unknownNow(
                         insert, doubts, "the server could not be asked: " + e.getMessage());
             }
             long now = clock.nanoTime();
             if (now - deadlineNanos >= 0) {
+                if (notFound != null) {
+                    return notFound; // nothing of an earlier run: the caller decides
+                }
                 return new Result(
                         Verdict.UNKNOWN,
                         0,
