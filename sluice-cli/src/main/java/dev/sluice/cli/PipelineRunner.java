@@ -159,16 +159,17 @@ final class PipelineRunner {
             List<String> why = new ArrayList<>();
             d.retries().forEach((reason, n) -> why.add(n + " " + reason.replace('_', ' ')));
             parts.add(
-                    String.format(Locale.ROOT, "%,d INSERTs sent again", retries)
+                    inserts(retries)
+                            + " sent again"
                             + (why.isEmpty() ? "" : " (" + String.join(", ", why) + ")"));
         }
         if (d.checked() > 0) {
             parts.add(
                     String.format(
                             Locale.ROOT,
-                            "%,d interrupted INSERTs looked up on the server: %,d written (not sent"
-                                    + " again), %,d not written, %,d unknown",
-                            d.checked(),
+                            "%s looked up on the server: %,d written (not sent again), %,d not"
+                                    + " written, %,d unknown",
+                            inserts(d.checked()).replace("INSERT", "interrupted INSERT"),
                             d.checkedWritten(),
                             d.checkedNotWritten(),
                             d.checkedUnknown()));
@@ -215,6 +216,10 @@ final class PipelineRunner {
         for (String note : d.notes()) {
             out.println("  " + note);
         }
+    }
+
+    private static String inserts(long n) {
+        return String.format(Locale.ROOT, "%,d INSERT%s", n, n == 1 ? "" : "s");
     }
 
     static String bytes(long n) {

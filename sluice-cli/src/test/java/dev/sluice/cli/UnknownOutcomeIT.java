@@ -226,7 +226,7 @@ class UnknownOutcomeIT {
                         assertThat(r.exit).as(r.output()).isZero();
                         assertThat(r.stdout)
                                 .containsPattern(
-                                        "1 interrupted INSERTs looked up on the server: 1"
+                                        "1 interrupted INSERT looked up on the server: 1"
                                                 + " written \\(not sent again\\)")
                                 .doesNotContain("the table got");
                     }
