@@ -167,12 +167,20 @@ final class PipelineRunner {
             parts.add(
                     String.format(
                             Locale.ROOT,
-                            "%s looked up on the server: %,d written (not sent again), %,d not"
-                                    + " written, %,d unknown",
+                            "outcome of %s: %,d written (found in the server's log, not sent"
+                                    + " again), %,d not written, %,d unknown",
                             inserts(d.checked()).replace("INSERT", "interrupted INSERT"),
                             d.checkedWritten(),
                             d.checkedNotWritten(),
                             d.checkedUnknown()));
+        }
+        if (d.rowsAlreadyWritten() > 0) {
+            parts.add(
+                    String.format(
+                            Locale.ROOT,
+                            "%,d rows of replayed batches were already written by an earlier run"
+                                    + " (found in the server's query log, not sent again)",
+                            d.rowsAlreadyWritten()));
         }
         if (!parts.isEmpty()) {
             out.println(String.join("; ", parts));

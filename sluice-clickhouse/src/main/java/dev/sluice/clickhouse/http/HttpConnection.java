@@ -306,6 +306,26 @@ public final class HttpConnection implements ClickHouseClient {
         return new QueryResult(id, rows[0], rows[1], Progress.ZERO, null);
     }
 
+    /**
+     * Runs a statement as written, without the {@code FORMAT} clause {@link #query} adds: some
+     * statements take none ({@code SYSTEM FLUSH LOGS} is a syntax error with one on 18.16).
+     */
+    @Override
+    public void execute(String sql, Map<String, String> settings) {
+        checkOpen();
+        Map<String, String> params = new LinkedHashMap<>(settings);
+        params.putIfAbsent("wait_end_of_query", "1");
+        Request r = new Request(null, params, UUID.randomUUID().toString());
+        byte[] bytes = sql.strip().getBytes(StandardCharsets.UTF_8);
+        r.send(os -> os.write(bytes));
+        r.readAll("statement " + abbreviate(sql) + " over HTTP");
+    }
+
+    @Override
+    public void execute(String sql) {
+        execute(sql, Map.of());
+    }
+
     private void checkOpen() {
         if (closed) {
             throw new IllegalStateException(

@@ -120,6 +120,16 @@ public record QueryLogging(
         } catch (ServerException e) {
             flush = false; // not allowed to this user: entries appear after the flush interval
         }
+        try {
+            return lookFor(client, nonce, send, flush);
+        } catch (ServerException e) {
+            // e.g. a newer server's user without access to system.query_log: look-ups would fail
+            return notLogged("this user cannot read system.query_log (" + e.getMessage() + ")");
+        }
+    }
+
+    private static QueryLogging lookFor(
+            ClickHouseClient client, String nonce, boolean send, boolean flush) {
         Set<String> columns = new HashSet<>();
         for (List<Object> row :
                 client.queryRows(

@@ -103,6 +103,25 @@ class QueryTraceIT {
     }
 
     @Test
+    void theProbeAndTheLookUpWorkOverHttpToo() {
+        String t = table();
+        String id = newId("viahttp");
+        try (ClickHouseClient http = ClickHouseClient.open(TestServer.env("CLICKHOUSE_HTTP_URL"))) {
+            QueryLogging l = QueryLogging.probe(http, Map.of());
+            assertThat(l.status()).isEqualTo(QueryLogging.Status.LOGGED);
+            assertThat(l.canFlush()).as("SYSTEM FLUSH LOGS over HTTP").isTrue();
+            http.insert(t, block(), Map.of(), id);
+            QueryTrace trace =
+                    QueryTrace.lookup(
+                            http,
+                            id.substring(0, id.indexOf('#') + 1),
+                            LocalDate.now().minusDays(2),
+                            l);
+            assertThat(trace.fate(id, ROWS)).isEqualTo(Fate.WRITTEN);
+        }
+    }
+
+    @Test
     void anAcknowledgedInsertIsWrittenWithItsRows() {
         String t = table();
         String id = newId("acked");

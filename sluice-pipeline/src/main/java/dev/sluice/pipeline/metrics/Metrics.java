@@ -149,7 +149,7 @@ public final class Metrics {
         Counter records =
                 counter(
                         "etl_sink_records_total",
-                        "Rows known written: acknowledged by ClickHouse, or found written in its"
+                        "Rows this run wrote: acknowledged by ClickHouse, or found written in its"
                                 + " query log after an interrupted INSERT.",
                         "pipeline",
                         "shard");
@@ -168,7 +168,7 @@ public final class Metrics {
         Counter batches =
                 counter(
                         "etl_sink_batches_total",
-                        "Batches known written (every INSERT of them acknowledged or found"
+                        "Batches this run wrote (every INSERT of them acknowledged or found"
                                 + " written).",
                         "pipeline",
                         "shard");
@@ -230,6 +230,14 @@ public final class Metrics {
                                 + " again (it stopped); a resumed run looks them up first.",
                         "pipeline",
                         "shard");
+        Counter alreadyWritten =
+                counter(
+                        "etl_sink_rows_already_written_total",
+                        "Rows of batches replayed after a restart that an earlier run had written"
+                                + " (found in the server's query log): not sent again, not"
+                                + " counted as written by this run.",
+                        "pipeline",
+                        "shard");
         Histogram duration =
                 Histogram.builder()
                         .name("etl_sink_insert_duration_seconds")
@@ -265,6 +273,7 @@ public final class Metrics {
                             duplicated.labelValues(pipeline, shard),
                             possiblyDuplicated.labelValues(pipeline, shard),
                             unresolved.labelValues(pipeline, shard),
+                            alreadyWritten.labelValues(pipeline, shard),
                             byReason,
                             byClass,
                             byResult));

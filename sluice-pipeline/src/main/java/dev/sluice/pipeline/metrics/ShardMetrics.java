@@ -34,6 +34,9 @@ public final class ShardMetrics {
     /** Rows of INSERTs whose outcome is unknown and that this run did not send again. */
     public final CounterDataPoint rowsUnresolved;
 
+    /** Rows of replayed INSERTs an earlier run wrote (found in the server's log): not sent. */
+    public final CounterDataPoint rowsAlreadyWritten;
+
     private final Map<RetryReason, CounterDataPoint> retries;
     private final Map<ErrorClass, CounterDataPoint> errors;
     private final Map<OutcomeCheck, CounterDataPoint> checks;
@@ -48,6 +51,7 @@ public final class ShardMetrics {
             CounterDataPoint rowsDuplicated,
             CounterDataPoint rowsPossiblyDuplicated,
             CounterDataPoint rowsUnresolved,
+            CounterDataPoint rowsAlreadyWritten,
             Map<RetryReason, CounterDataPoint> retries,
             Map<ErrorClass, CounterDataPoint> errors,
             Map<OutcomeCheck, CounterDataPoint> checks) {
@@ -60,6 +64,7 @@ public final class ShardMetrics {
         this.rowsDuplicated = rowsDuplicated;
         this.rowsPossiblyDuplicated = rowsPossiblyDuplicated;
         this.rowsUnresolved = rowsUnresolved;
+        this.rowsAlreadyWritten = rowsAlreadyWritten;
         this.retries = Map.copyOf(retries);
         this.errors = Map.copyOf(errors);
         this.checks = Map.copyOf(checks);

@@ -524,6 +524,7 @@ public final class Pipeline implements AutoCloseable {
                 metrics.sumOverShards(m -> m.rowsDuplicated),
                 metrics.sumOverShards(m -> m.rowsPossiblyDuplicated),
                 metrics.sumOverShards(m -> m.rowsUnresolved),
+                metrics.sumOverShards(m -> m.rowsAlreadyWritten),
                 s == null ? List.of() : s.deliveryNotes());
     }
 

@@ -7,8 +7,9 @@ import java.util.Map;
  * A snapshot of a pipeline's progress, for the CLI's progress line.
  *
  * @param recordsRead records the sources handed over
- * @param rowsWritten rows known written: acknowledged by ClickHouse, or found written in its query
- *     log after an interrupted INSERT (each counted once; extra copies are in {@link Delivery})
+ * @param rowsWritten rows this run wrote: acknowledged by ClickHouse, or found written in its query
+ *     log after an interrupted INSERT (each counted once; extra copies, and rows of replayed
+ *     batches an earlier run wrote, are in {@link Delivery})
  * @param bytesWritten uncompressed Native bytes acknowledged
  * @param wireBytesWritten bytes sent on the wire (after compression) for acknowledged batches
  * @param batchesWritten acknowledged batches
@@ -56,7 +57,10 @@ public record PipelineStats(
      * @param rowsDuplicated extra copies known to be in the table
      * @param rowsPossiblyDuplicated rows sent again after an unknown outcome: maybe in it twice
      * @param rowsUnresolved rows of INSERTs left with an unknown outcome, not sent again
-     * @param notes one line per INSERT behind the last three, with its source range and query_ids
+     * @param rowsAlreadyWritten rows of replayed INSERTs an earlier run wrote: not sent again, and
+     *     not in {@code rowsWritten} (that run put them in the table)
+     * @param notes one line per INSERT behind the unsure counts, with its source range and
+     *     query_ids
      */
     public record Delivery(
             Map<String, Long> retries,
@@ -66,8 +70,9 @@ public record PipelineStats(
             long rowsDuplicated,
             long rowsPossiblyDuplicated,
             long rowsUnresolved,
+            long rowsAlreadyWritten,
             List<String> notes) {
-        public static final Delivery NONE = new Delivery(Map.of(), 0, 0, 0, 0, 0, 0, List.of());
+        public static final Delivery NONE = new Delivery(Map.of(), 0, 0, 0, 0, 0, 0, 0, List.of());
 
         public Delivery {
             retries = Map.copyOf(retries);

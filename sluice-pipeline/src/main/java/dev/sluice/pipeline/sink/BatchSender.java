@@ -145,7 +145,7 @@ public final class BatchSender implements AutoCloseable {
         int round = 0;
         while (true) {
             if (next == inserts.size()) {
-                metrics.batches.inc(); // the last INSERT was found written after an interruption
+                countBatch(states); // the last INSERT was found written after an interruption
                 return Batch.Outcome.WRITTEN;
             }
             if (attempts > 0 && supervisor.abandonQueued()) {
@@ -164,7 +164,7 @@ public final class BatchSender implements AutoCloseable {
                             return Batch.Outcome.ABANDONED;
                         }
                         if (r == Replay.SKIP) {
-                            written(batch, state);
+                            alreadyWritten(state);
                             continue;
                         }
                     }
@@ -183,7 +183,7 @@ public final class BatchSender implements AutoCloseable {
                     written(batch, state);
                     failuresInRow = 0;
                 }
-                metrics.batches.inc();
+                countBatch(states);
                 return Batch.Outcome.WRITTEN;
             } catch (RuntimeException e) {
                 ErrorClass kind = ErrorClass.of(e);
@@ -302,8 +302,7 @@ public final class BatchSender implements AutoCloseable {
             case WRITTEN -> {
                 state.doubts.clear();
                 metrics.checks(OutcomeCheck.WRITTEN).inc();
-                state.copies = 1; // an earlier run's extra copies were counted by that run
-                return Replay.SKIP;
+                return Replay.SKIP; // any extra copies were that run's to count
             }
             case NOT_WRITTEN -> {
                 metrics.checks(OutcomeCheck.NOT_WRITTEN).inc();
@@ -313,8 +312,18 @@ public final class BatchSender implements AutoCloseable {
             }
             case NOT_FOUND -> {
                 state.doubts.clear();
+                if (!recorded && policy.looksUp()) {
+                    return Replay.SEND; // never reached the server, as far as its log tells
+                }
                 if (!recorded) {
-                    return Replay.SEND; // never reached the server, as far as it can tell
+                    // Nothing can tell whether the earlier run wrote it: sent again, as replays
+                    // are (at-least-once), but counted as possibly twice — never silently.
+                    state.doubts.add(new InsertState.Doubt(null, url));
+                    state.doubtReason =
+                            "replayed after a restart; an earlier run may have written it, and "
+                                    + policy.logging().detail();
+                    metrics.retries(RetryReason.UNKNOWN).inc();
+                    return Replay.SEND;
                 }
                 r =
                         new OutcomeResolver.Result(
@@ -380,6 +389,25 @@ public final class BatchSender implements AutoCloseable {
                             + ")");
         }
         unresolved.remove(state.token);
+    }
+
+    /**
+     * A replayed INSERT an earlier run wrote: not sent again, and its rows are that run's — counted
+     * apart, not as written by this one.
+     */
+    private void alreadyWritten(InsertState state) {
+        metrics.rowsAlreadyWritten.inc(state.rows);
+        unresolved.remove(state.token);
+    }
+
+    /** A batch counts as written by this run when this run wrote any of its INSERTs. */
+    private void countBatch(List<InsertState> states) {
+        for (InsertState s : states) {
+            if (s.copies > 0) {
+                metrics.batches.inc();
+                return;
+            }
+        }
     }
 
     /** After a resend: the server answers again, so the doubtful attempts may be known now. */

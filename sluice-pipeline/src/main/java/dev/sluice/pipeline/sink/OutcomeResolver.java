@@ -59,7 +59,9 @@ final class OutcomeResolver {
     static final long REPLAY_SETTLE_NANOS = TimeUnit.SECONDS.toNanos(2);
 
     private static final Duration MIN_LOOKUP = Duration.ofSeconds(1);
-    private static final Duration MAX_LOOKUP = Duration.ofSeconds(30);
+
+    /** A look's connect and read timeout at most: within the writers' grace after a drain. */
+    private static final Duration MAX_LOOKUP = Duration.ofSeconds(10);
 
     /** A replay looks this far back in the query log for the attempts of earlier runs. */
     static final int REPLAY_DAYS = 8;

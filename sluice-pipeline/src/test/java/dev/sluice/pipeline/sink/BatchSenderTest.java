@@ -570,7 +570,34 @@ class BatchSenderTest {
 
         assertThat(a.attempts()).isZero();
         assertThat(metrics.shard(0).checks(OutcomeCheck.WRITTEN).getLongValue()).isEqualTo(1);
+        // That run put the rows in the table: they are counted apart, not as this run's.
+        assertThat(count(m -> m.rowsAlreadyWritten)).isEqualTo(3);
+        assertThat(count(m -> m.records)).isZero();
+        assertThat(count(m -> m.batches)).isZero();
+    }
+
+    @Test
+    void aReplayWhereNothingCanBeLookedUpIsSentAndCountedAsPossiblyTwice() {
+        FakeInserter a = new FakeInserter(FakeInserter.server(18, 16));
+        OutcomePolicy noLog =
+                new OutcomePolicy(
+                        false,
+                        OnUnknownOutcome.FAIL,
+                        QueryLogging.notLogged("the server keeps no log of sluice's queries"),
+                        Duration.ofSeconds(10));
+        assertThat(sender(List.of(a), RETRY, null, noLog).send(replayed()))
+                .isEqualTo(Batch.Outcome.WRITTEN);
+        assertThat(a.inserts()).hasSize(1);
+        assertThat(lookups).isEmpty();
         assertThat(count(m -> m.records)).isEqualTo(3);
+        assertThat(count(m -> m.rowsPossiblyDuplicated)).isEqualTo(3);
+        assertThat(metrics.shard(0).retries(RetryReason.UNKNOWN).getLongValue()).isEqualTo(1);
+        assertThat(notes.lines())
+                .singleElement()
+                .asString()
+                .contains("may be in the table twice")
+                .contains("an earlier run may have written it");
+        assertThat(fatal).isEmpty();
     }
 
     @Test
