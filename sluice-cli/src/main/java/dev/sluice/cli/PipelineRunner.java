@@ -167,9 +167,10 @@ final class PipelineRunner {
             parts.add(
                     String.format(
                             Locale.ROOT,
-                            "outcome of %s: %,d written (found in the server's log, not sent"
-                                    + " again), %,d not written, %,d unknown",
-                            inserts(d.checked()).replace("INSERT", "interrupted INSERT"),
+                            "outcome checked for %s (interrupted, or replayed after a restart):"
+                                    + " %,d written (found in the server's log, not sent again), %,d"
+                                    + " not written, %,d unknown",
+                            inserts(d.checked()),
                             d.checkedWritten(),
                             d.checkedNotWritten(),
                             d.checkedUnknown()));

@@ -97,7 +97,7 @@ class ReplicatedOutcomeIT {
                             assertThat(p.stdout())
                                     .containsPattern(
                                             "INSERTs? sent again \\([^)]*[1-9][0-9]* deduplicated")
-                                    .doesNotContain("outcome of")
+                                    .doesNotContain("outcome checked")
                                     .doesNotContain("the table got");
                         }
                     }

@@ -233,7 +233,9 @@ class UnknownOutcomeIT {
                         assertThat(trap.sprung()).isTrue();
                         assertThat(r.exit).as(r.output()).isZero();
                         assertThat(r.stdout)
-                                .containsPattern("outcome of 1 interrupted INSERT: 1 written")
+                                .containsPattern(
+                                        "outcome checked for 1 INSERT \\(interrupted, or replayed after a"
+                                                + " restart\\): 1 written")
                                 .doesNotContain("the table got");
                     }
                     assertThat(count(logged, table)).isEqualTo(ROWS);
