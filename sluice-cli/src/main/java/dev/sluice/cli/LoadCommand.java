@@ -13,6 +13,7 @@ import dev.sluice.pipeline.spec.PipelineSpec.DecodeSpec;
 import dev.sluice.pipeline.spec.PipelineSpec.ErrorsSpec;
 import dev.sluice.pipeline.spec.PipelineSpec.FileSource;
 import dev.sluice.pipeline.spec.PipelineSpec.Format;
+import dev.sluice.pipeline.spec.PipelineSpec.OnUnknownOutcome;
 import dev.sluice.pipeline.spec.PipelineSpec.ShardSpec;
 import dev.sluice.pipeline.spec.PipelineSpec.SinkSpec;
 import dev.sluice.pipeline.spec.PipelineSpec.SourceSpec;
@@ -168,6 +169,26 @@ final class LoadCommand implements Callable<Integer> {
     @Option(names = "--resume", description = "Continue a previous load of the same inputs")
     boolean resume;
 
+    @Option(
+            names = "--on-unknown-outcome",
+            paramLabel = "resend|fail",
+            description =
+                    "An INSERT interrupted after its data was sent is looked up on the server;"
+                            + " when the server cannot tell whether it wrote it: resend (may write"
+                            + " its rows twice, counted) or fail (stop, naming it). Default: resend"
+                            + " where the table deduplicates, else fail")
+    String onUnknownOutcome;
+
+    @Option(
+            names = "--outcome-timeout",
+            defaultValue = "5m",
+            paramLabel = "DURATION",
+            description =
+                    "How long an interrupted INSERT is looked up (while it still runs on the"
+                            + " server, or the server does not answer) before its outcome counts as"
+                            + " unknown (default: ${DEFAULT-VALUE})")
+    String outcomeTimeout;
+
     @Option(names = "--check", description = "Validate against the server; move no data")
     boolean check;
 
@@ -233,7 +254,9 @@ final class LoadCommand implements Callable<Integer> {
                         presort,
                         splitPartitions,
                         settings,
-                        ConfigDefaults.RETRY);
+                        ConfigDefaults.RETRY,
+                        onUnknownOutcome == null ? null : parseOnUnknownOutcome(onUnknownOutcome),
+                        Units.parseDuration(outcomeTimeout));
         ErrorPolicy policy = ErrorPolicy.parse(onError);
         String name = "load-" + digest(table, inputs);
         Path dead = deadLetter != null ? deadLetter : ConfigDefaults.deadLetterPath(name);
@@ -261,6 +284,14 @@ final class LoadCommand implements Callable<Integer> {
                 new CheckpointSpec(
                         ConfigDefaults.CHECKPOINT_INTERVAL, ConfigDefaults.checkpointDir(name)),
                 new PipelineSpec.AdminSpec(admin));
+    }
+
+    private static OnUnknownOutcome parseOnUnknownOutcome(String s) {
+        try {
+            return OnUnknownOutcome.parse(s);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("--on-unknown-outcome: " + e.getMessage());
+        }
     }
 
     /** The same range the configuration's {@code max_record_bytes} allows. */

@@ -22,16 +22,32 @@ import java.util.concurrent.TimeUnit;
 public final class PrivateServer implements AutoCloseable {
     private final Path script;
     private final Path dir;
+    private final Map<String, String> scriptEnv;
     private Map<String, String> env = new HashMap<>();
     private boolean suspended;
 
-    private PrivateServer(Path script, Path dir) {
+    private PrivateServer(Path script, Path dir, Map<String, String> scriptEnv) {
         this.script = script;
         this.dir = dir;
+        this.scriptEnv = Map.copyOf(scriptEnv);
     }
 
     /** Starts a fresh instance (plain TCP and HTTP; no TLS). */
     public static PrivateServer start(String prefix) throws IOException, InterruptedException {
+        return start(prefix, Map.of());
+    }
+
+    /**
+     * Starts a fresh instance that keeps no query log at all ({@code
+     * SLUICE_CLICKHOUSE_QUERY_LOG=0}), as some production servers are set up.
+     */
+    public static PrivateServer startWithoutQueryLog(String prefix)
+            throws IOException, InterruptedException {
+        return start(prefix, Map.of("SLUICE_CLICKHOUSE_QUERY_LOG", "0"));
+    }
+
+    private static PrivateServer start(String prefix, Map<String, String> scriptEnv)
+            throws IOException, InterruptedException {
         TestServer.url(); // the usual skip-or-fail when no ClickHouse is installed and running
         Path script = null;
         for (Path p = Path.of("").toAbsolutePath(); p != null; p = p.getParent()) {
@@ -44,7 +60,8 @@ public final class PrivateServer implements AutoCloseable {
         if (script == null) {
             return fail("scripts/clickhouse not found above " + Path.of("").toAbsolutePath());
         }
-        PrivateServer server = new PrivateServer(script, Files.createTempDirectory(prefix));
+        PrivateServer server =
+                new PrivateServer(script, Files.createTempDirectory(prefix), scriptEnv);
         server.start();
         return server;
     }
@@ -81,6 +98,30 @@ public final class PrivateServer implements AutoCloseable {
     public ConnectionConfig httpConfig() {
         return ConnectionConfig.parse(
                 "http://default@127.0.0.1:" + env.get("CLICKHOUSE_HTTP_PORT") + "/default");
+    }
+
+    public int tcpPort() {
+        return Integer.parseInt(env.get("CLICKHOUSE_TCP_PORT"));
+    }
+
+    /** True between {@link #suspend()} and {@link #resume()}. */
+    public boolean suspended() {
+        return suspended;
+    }
+
+    /**
+     * SIGKILL: the server dies at once, without flushing its query log; waits until the process is
+     * gone. {@link #start()} brings it back on the same ports with the same data.
+     */
+    public void kill9() throws IOException, InterruptedException {
+        long pid = pid();
+        kill("KILL");
+        suspended = false;
+        for (int i = 0;
+                i < 200 && ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false);
+                i++) {
+            Thread.sleep(50);
+        }
     }
 
     public long pid() {
@@ -122,6 +163,7 @@ public final class PrivateServer implements AutoCloseable {
                 new ProcessBuilder(script.toString(), command).redirectErrorStream(true);
         pb.environment().put("SLUICE_CLICKHOUSE_DIR", dir.toString());
         pb.environment().put("SLUICE_CLICKHOUSE_TLS", "0");
+        pb.environment().putAll(scriptEnv);
         for (String port :
                 List.of(
                         "CLICKHOUSE_TCP_PORT",

@@ -161,7 +161,9 @@ public final class Batch {
         return segments.get(0).bounds().last();
     }
 
-    /** Where the batch's records are: {@code partition [first..last]}, for each partition. */
+    /**
+     * Where the batch's records are: {@code partition positions first..last}, for each partition.
+     */
     public String describeRange() {
         StringBuilder sb = new StringBuilder();
         for (Segment s : segments) {
@@ -169,11 +171,10 @@ public final class Batch {
                 sb.append(", ");
             }
             sb.append(s.partition())
-                    .append(" [")
+                    .append(" positions ")
                     .append(s.bounds().first())
                     .append("..")
-                    .append(s.bounds().last())
-                    .append(']');
+                    .append(s.bounds().last());
         }
         return sb.toString();
     }
