@@ -1,4 +1,4 @@
-package dev.sluice.bench;
+package dev.sluice.rigs.data;
 
 import java.io.BufferedOutputStream;
 import java.io.IOException;
@@ -23,13 +23,13 @@ import java.util.SplittableRandom;
  *       the four fields and the original line as a JSON string.
  * </ul>
  */
-final class EventsFiles {
+public final class EventsFiles {
     /** The NDJSON arms' table. */
-    static final String JSON_COLUMNS_DDL =
+    public static final String JSON_COLUMNS_DDL =
             "ts DateTime, tenant UInt32, kind String, id UInt64, raw String";
 
     /** Recomputed by the server over the loaded table: {@link Sums#render()}. */
-    static final String JSON_SUMS_SQL =
+    public static final String JSON_SUMS_SQL =
             "SELECT count(), sum(toUInt32(ts)), sum(tenant), sum(id), sum(length(kind)),"
                     + " sum(length(raw)) FROM ";
 
@@ -69,8 +69,8 @@ final class EventsFiles {
     private EventsFiles() {}
 
     /** Order-independent sums of a loaded table, as {@code count, ts, tenant, id, kind, raw}. */
-    record Sums(long rows, long ts, long tenant, long id, long kindBytes, long rawBytes) {
-        String render() {
+    public record Sums(long rows, long ts, long tenant, long id, long kindBytes, long rawBytes) {
+        public String render() {
             return rows
                     + "\t"
                     + ts
@@ -86,7 +86,7 @@ final class EventsFiles {
     }
 
     /** Writes {@code data} as TabSeparated. */
-    static void writeTsv(EventsData data, Path file) throws IOException {
+    public static void writeTsv(EventsData data, Path file) throws IOException {
         try (OutputStream out = new BufferedOutputStream(Files.newOutputStream(file), 1 << 20)) {
             long second = Long.MIN_VALUE;
             byte[] stamp = null;
@@ -113,7 +113,8 @@ final class EventsFiles {
      * Writes {@code rows} NDJSON events to {@code file} and the same rows pre-extracted to {@code
      * extracted}; returns the sums both loaded tables must show.
      */
-    static Sums writeNdjson(int rows, long seed, Path file, Path extracted) throws IOException {
+    public static Sums writeNdjson(int rows, long seed, Path file, Path extracted)
+            throws IOException {
         SplittableRandom rnd = new SplittableRandom(seed);
         long sumTs = 0;
         long sumTenant = 0;
@@ -218,7 +219,7 @@ final class EventsFiles {
                 .append("\"}}");
     }
 
-    static String dateTime(long epochSecond) {
+    public static String dateTime(long epochSecond) {
         LocalDateTime t = LocalDateTime.ofEpochSecond(epochSecond, 0, ZoneOffset.UTC);
         return String.format(
                 "%04d-%02d-%02d %02d:%02d:%02d",

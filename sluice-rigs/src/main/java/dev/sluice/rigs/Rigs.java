@@ -1,0 +1,13 @@
+package dev.sluice.rigs;
+
+import dev.sluice.rigs.saturation.SaturationRig;
+import java.util.List;
+
+/** Every rig, in the order {@code sluice bench all} runs them. */
+public final class Rigs {
+    private Rigs() {}
+
+    public static List<Rig> all() {
+        return List.of(new SaturationRig());
+    }
+}
