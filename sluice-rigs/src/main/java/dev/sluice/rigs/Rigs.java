@@ -1,5 +1,6 @@
 package dev.sluice.rigs;
 
+import dev.sluice.rigs.peers.PeersRig;
 import dev.sluice.rigs.saturation.SaturationRig;
 import java.util.List;
 
@@ -8,6 +9,6 @@ public final class Rigs {
     private Rigs() {}
 
     public static List<Rig> all() {
-        return List.of(new SaturationRig());
+        return List.of(new SaturationRig(), new PeersRig());
     }
 }

@@ -85,6 +85,32 @@ public final class EventsFiles {
         }
     }
 
+    /**
+     * Writes {@code data} as a Native stream (revision 0, no BlockInfo: what {@code
+     * clickhouse-client ... FORMAT Native} reads) in blocks of {@code blockRows}.
+     */
+    public static void writeNative(EventsData data, int blockRows, Path file) throws IOException {
+        try (OutputStream os = new BufferedOutputStream(Files.newOutputStream(file), 1 << 20)) {
+            dev.sluice.clickhouse.io.WireOutput out =
+                    new dev.sluice.clickhouse.io.WireOutput(
+                            1 << 20,
+                            (buf, off, len) -> {
+                                try {
+                                    os.write(buf, off, len);
+                                } catch (IOException e) {
+                                    throw new java.io.UncheckedIOException(e);
+                                }
+                            });
+            dev.sluice.clickhouse.block.Block block = EventsData.newBlock();
+            for (int from = 0; from < data.rows; from += blockRows) {
+                block.reset();
+                data.appendTo(block, from, Math.min(data.rows, from + blockRows));
+                dev.sluice.clickhouse.block.NativeBlockCodec.write(block, out, 0);
+            }
+            out.flush();
+        }
+    }
+
     /** Writes {@code data} as TabSeparated. */
     public static void writeTsv(EventsData data, Path file) throws IOException {
         try (OutputStream out = new BufferedOutputStream(Files.newOutputStream(file), 1 << 20)) {
@@ -105,6 +131,30 @@ public final class EventsFiles {
                 out.write('\t');
                 tsvEscaped(out, data.payloads[data.payloadIndex[r]]);
                 out.write('\n');
+            }
+        }
+    }
+
+    /**
+     * Writes {@code data} as NDJSON, one object per row with the table's five columns by name
+     * ({@code ts} as {@code YYYY-MM-DD hh:mm:ss}, UTC): the rows {@link #writeTsv} writes, for
+     * loaders that take JSON.
+     */
+    public static void writeRowsNdjson(EventsData data, Path file) throws IOException {
+        StringBuilder sb = new StringBuilder(512);
+        try (OutputStream out = new BufferedOutputStream(Files.newOutputStream(file), 1 << 20)) {
+            for (int r = 0; r < data.rows; r++) {
+                sb.setLength(0);
+                sb.append("{\"ts\":\"").append(dateTime(data.ts[r])).append("\",\"tenant\":");
+                sb.append(data.tenant[r]).append(",\"kind\":");
+                jsonString(sb, new String(data.kinds[data.kindIndex[r]], StandardCharsets.UTF_8));
+                sb.append(",\"id\":").append(Long.toUnsignedString(data.id[r]));
+                sb.append(",\"payload\":");
+                jsonString(
+                        sb,
+                        new String(data.payloads[data.payloadIndex[r]], StandardCharsets.UTF_8));
+                sb.append("}\n");
+                out.write(sb.toString().getBytes(StandardCharsets.UTF_8));
             }
         }
     }
