@@ -1,5 +1,7 @@
 package dev.sluice.rigs;
 
+import dev.sluice.rigs.compression.CompressionRig;
+import dev.sluice.rigs.formats.FormatsRig;
 import dev.sluice.rigs.peers.PeersRig;
 import dev.sluice.rigs.saturation.SaturationRig;
 import java.util.List;
@@ -9,6 +11,6 @@ public final class Rigs {
     private Rigs() {}
 
     public static List<Rig> all() {
-        return List.of(new SaturationRig(), new PeersRig());
+        return List.of(new SaturationRig(), new FormatsRig(), new CompressionRig(), new PeersRig());
     }
 }

@@ -210,6 +210,47 @@ public final class EventsFiles {
         return new Sums(rows, sumTs, sumTenant, sumId, kindBytes, rawBytes);
     }
 
+    /**
+     * The NDJSON events of {@link #writeNdjson} in memory: the four extracted values and the whole
+     * line (its UTF-8 bytes) per row — the ~700-byte shape of the seed LZ4 benchmark.
+     */
+    public record JsonRows(long[] ts, int[] tenant, String[] kind, long[] id, byte[][] raw) {
+        public int rows() {
+            return ts.length;
+        }
+    }
+
+    /** {@code rows} events from {@code seed}, the same as {@link #writeNdjson} writes. */
+    public static JsonRows jsonRows(int rows, long seed) {
+        SplittableRandom rnd = new SplittableRandom(seed);
+        JsonRows out =
+                new JsonRows(
+                        new long[rows],
+                        new int[rows],
+                        new String[rows],
+                        new long[rows],
+                        new byte[rows][]);
+        StringBuilder line = new StringBuilder(1024);
+        for (int r = 0; r < rows; r++) {
+            long ts = EventsData.START_SECONDS + r / 250 + rnd.nextInt(3);
+            double u = rnd.nextDouble();
+            int tenant = 1 + (int) (u * u * u * 1000);
+            double v = rnd.nextDouble();
+            String kind = KINDS[(int) (v * v * KINDS.length)];
+            long id =
+                    ((ts - EventsData.START_SECONDS) * 1000 + rnd.nextInt(1000)) << 22
+                            | rnd.nextInt(1 << 22);
+            line.setLength(0);
+            event(line, rnd, dateTime(ts), tenant, kind, id);
+            out.ts[r] = ts;
+            out.tenant[r] = tenant;
+            out.kind[r] = kind;
+            out.id[r] = id;
+            out.raw[r] = line.toString().getBytes(StandardCharsets.UTF_8);
+        }
+        return out;
+    }
+
     /** One event: the four extracted keys first, then nested objects a real tracker would send. */
     private static void event(
             StringBuilder sb, SplittableRandom rnd, String ts, int tenant, String kind, long id) {

@@ -6,6 +6,7 @@ import dev.sluice.rigs.Axis;
 import dev.sluice.rigs.BenchContext;
 import dev.sluice.rigs.BenchRecord;
 import dev.sluice.rigs.ByteCountingProxy;
+import dev.sluice.rigs.Parts;
 import dev.sluice.rigs.Rig;
 import dev.sluice.rigs.Target;
 import dev.sluice.rigs.Units;
@@ -406,7 +407,7 @@ public final class PeersRig implements Rig {
         }
         r.absent("verdict", "no limiter verdict: a peer's insert is not a pipeline");
         r.absent("inflight_budget_bytes", "not a pipeline");
-        parts(target, run.table(), r);
+        Parts.record(target, run.table(), r);
         r.cpuBound(Runtime.getRuntime().availableProcessors(), target.colocated());
         if (landed != rows || !got.equals(expected)) {
             r.failed(
@@ -419,25 +420,6 @@ public final class PeersRig implements Rig {
                             landed == rows
                                     ? " and their content differs from the reference (sum(cityHash64))"
                                     : ""));
-        }
-    }
-
-    static void parts(Target target, String table, BenchRecord r) {
-        int dot = table.indexOf('.');
-        List<Object> row =
-                target.query(
-                                "SELECT count(), sum(rows) FROM system.parts WHERE database = '"
-                                        + table.substring(0, dot)
-                                        + "' AND table = '"
-                                        + table.substring(dot + 1)
-                                        + "' AND level = 0")
-                        .get(0);
-        long parts = ((Number) row.get(0)).longValue();
-        r.set("parts", parts);
-        if (parts > 0) {
-            r.set("rows_per_part", ((Number) row.get(1)).doubleValue() / parts);
-        } else {
-            r.absent("rows_per_part", "no part was written");
         }
     }
 }

@@ -19,6 +19,7 @@ import dev.sluice.rigs.Arms;
 import dev.sluice.rigs.Axis;
 import dev.sluice.rigs.BenchContext;
 import dev.sluice.rigs.BenchRecord;
+import dev.sluice.rigs.Parts;
 import dev.sluice.rigs.Rig;
 import dev.sluice.rigs.Target;
 import dev.sluice.rigs.Units;
@@ -538,28 +539,9 @@ public final class SaturationRig implements Rig {
         r.cpuBound(Runtime.getRuntime().availableProcessors(), target.colocated());
     }
 
-    /**
-     * Parts the inserts wrote: level-0 parts, active or already merged away (ClickHouse keeps
-     * inactive parts for minutes), over the whole repetition; and the rows that landed against the
-     * rows acknowledged.
-     */
+    /** Parts written, and the rows that landed against the rows acknowledged. */
     static void parts(Target target, String table, BenchRecord r, long acknowledged) {
-        int dot = table.indexOf('.');
-        String where =
-                " FROM system.parts WHERE database = '"
-                        + table.substring(0, dot)
-                        + "' AND table = '"
-                        + table.substring(dot + 1)
-                        + "' AND level = 0";
-        List<List<Object>> row = target.query("SELECT count(), sum(rows)" + where);
-        long parts = ((Number) row.get(0).get(0)).longValue();
-        long rows = ((Number) row.get(0).get(1)).longValue();
-        r.set("parts", parts);
-        if (parts > 0) {
-            r.set("rows_per_part", (double) rows / parts);
-        } else {
-            r.absent("rows_per_part", "no part was written");
-        }
+        Parts.record(target, table, r);
         long landed = target.queryLong("SELECT count() FROM " + table);
         r.extra("rows_acknowledged_total", acknowledged);
         r.extra("rows_landed_total", landed);
