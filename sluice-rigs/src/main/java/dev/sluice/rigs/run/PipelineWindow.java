@@ -23,6 +23,9 @@ import java.util.function.LongSupplier;
 public final class PipelineWindow {
     static final long SAMPLE_MILLIS = 200;
 
+    /** How long a pipeline may take to have its first row acknowledged. */
+    static final Duration FIRST_ACK_TIMEOUT = Duration.ofMinutes(2);
+
     private PipelineWindow() {}
 
     /**
@@ -94,6 +97,29 @@ public final class PipelineWindow {
         List<String> warnings = new ArrayList<>(pipeline.warnings());
         RegistryReader reader = new RegistryReader(pipeline.registry());
         try {
+            // The warm-up starts at the first acknowledged row: connecting, a consumer group's
+            // assignment and the first batch's linger are start-up, not steady state.
+            long firstAckDeadline = System.nanoTime() + FIRST_ACK_TIMEOUT.toNanos();
+            while (reader.read().get("etl_sink_records_total") == 0 && !pipeline.isDone()) {
+                if (System.nanoTime() > firstAckDeadline) {
+                    pipeline.stop();
+                    await(pipeline);
+                    return new Outcome(
+                            List.of(),
+                            null,
+                            null,
+                            null,
+                            null,
+                            0,
+                            0,
+                            "no row was acknowledged within "
+                                    + FIRST_ACK_TIMEOUT.toSeconds()
+                                    + " s of the start",
+                            null,
+                            warnings);
+                }
+                Thread.sleep(SAMPLE_MILLIS);
+            }
             long warmupEnd = System.nanoTime() + warmup.toNanos();
             RegistryReader.Values prev = reader.read();
             while (System.nanoTime() < warmupEnd && !pipeline.isDone()) {
