@@ -21,6 +21,9 @@ public record RunRecords(String run, Path file, List<Map<String, Object>> record
     public static List<RunRecords> load(List<Path> dirsOrFiles) throws IOException {
         List<RunRecords> out = new ArrayList<>();
         for (Path p : dirsOrFiles) {
+            if (!Files.exists(p)) {
+                throw new IllegalArgumentException("no such results directory or file: " + p);
+            }
             Path file = Files.isDirectory(p) ? p.resolve(Jsonl.FILE_NAME) : p;
             if (!Files.isRegularFile(file)) {
                 throw new IllegalArgumentException(

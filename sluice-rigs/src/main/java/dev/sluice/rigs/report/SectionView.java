@@ -99,16 +99,20 @@ final class SectionView {
             parts.add(row.run);
         }
         for (String s : section.series()) {
-            parts.add(row.axis(s));
+            if (!row.axis(s).isEmpty()) {
+                parts.add(row.axis(s));
+            }
         }
         return parts.isEmpty() ? section.chartMetric().label() : String.join(" / ", parts);
     }
 
-    /** The series names, in order. */
+    /** The series names, in order; arms that did not run are in the table only. */
     List<String> seriesNames() {
         LinkedHashSet<String> names = new LinkedHashSet<>();
         for (ArmRow row : rows) {
-            names.add(seriesName(row));
+            if (!row.status().equals("unsupported")) {
+                names.add(seriesName(row));
+            }
         }
         return new ArrayList<>(names);
     }
