@@ -111,6 +111,7 @@ final class BenchRunner implements Callable<Integer> {
         Map<Rig, Map<String, List<String>>> axes = new LinkedHashMap<>();
         for (Rig rig : rigs) {
             axes.put(rig, axes(rig));
+            rig.check(axes.get(rig));
         }
         Path dir = common.out.toAbsolutePath();
         Files.createDirectories(dir);

@@ -15,6 +15,13 @@ public interface Rig {
     List<Axis> axes();
 
     /**
+     * Checks the axis values before anything is started.
+     *
+     * @throws IllegalArgumentException naming the flag and the value
+     */
+    default void check(Map<String, List<String>> axes) {}
+
+    /**
      * Runs every arm and repetition, appending a record for each to {@code ctx}'s results.
      *
      * @param axes every axis of {@link #axes()} with its values (defaults already applied)

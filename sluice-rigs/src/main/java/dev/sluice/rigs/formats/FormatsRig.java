@@ -95,6 +95,11 @@ public final class FormatsRig implements Rig {
         return AXES;
     }
 
+    @Override
+    public void check(Map<String, List<String>> axes) {
+        arms(axes);
+    }
+
     record Arm(String format, String compression, int batch, String engine, int rows) {
         Map<String, Object> values() {
             Map<String, Object> m = new LinkedHashMap<>();

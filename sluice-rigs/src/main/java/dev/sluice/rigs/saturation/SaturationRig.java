@@ -121,6 +121,11 @@ public final class SaturationRig implements Rig {
         return AXES;
     }
 
+    @Override
+    public void check(Map<String, List<String>> axes) {
+        arms(axes);
+    }
+
     /** One arm, parsed. */
     record Arm(
             int threads,
