@@ -52,6 +52,12 @@ public final class ReportBuilder {
                 java.nio.file.StandardCopyOption.ATOMIC_MOVE);
     }
 
+    /** The Markdown summary of {@code inputs} (for the README) into {@code out}. */
+    public static void writeMarkdown(List<Path> inputs, Path out) throws IOException {
+        ReportBuilder b = new ReportBuilder(RunRecords.load(inputs));
+        Files.writeString(out, MarkdownSummary.of(b.runs, b.sections()), StandardCharsets.UTF_8);
+    }
+
     /** The sections with something in them, per rig, in rig order. */
     List<SectionView> sections() {
         List<SectionView> out = new ArrayList<>();
