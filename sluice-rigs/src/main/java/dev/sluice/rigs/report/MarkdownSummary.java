@@ -67,7 +67,7 @@ final class MarkdownSummary {
                 if (v.manyRuns) {
                     b.append(row.run).append(" | ");
                 }
-                b.append(varying(v, row));
+                b.append(v.shortLabel(row));
                 if (!row.status().equals("ok")) {
                     b.append(" (")
                             .append(row.status())
@@ -106,16 +106,5 @@ final class MarkdownSummary {
             }
         }
         return b.toString();
-    }
-
-    /** The arm's values of the section's varying axes: what tells its rows apart. */
-    private static String varying(SectionView v, ArmRow row) {
-        StringBuilder sb = new StringBuilder();
-        for (String axis : v.section.varying()) {
-            if (!row.axis(axis).isEmpty()) {
-                sb.append(sb.isEmpty() ? "" : " ").append(axis).append('=').append(row.axis(axis));
-            }
-        }
-        return sb.isEmpty() ? row.armLabel : sb.toString();
     }
 }

@@ -40,12 +40,12 @@ final class Readings {
         }
         return String.format(
                 Locale.ROOT,
-                "%s: %s at %s (%s%s, n=%d, spread %s).",
+                "%s %s: %s at %s (%sn=%d, spread %s).",
                 lowest ? "Lowest" : "Highest",
-                Fmt.number(v.section.chartMetric().key(), pickStats.median()),
-                pick.armLabel,
                 v.section.chartMetric().label(),
-                v.manyRuns ? ", run " + pick.run : "",
+                Fmt.number(v.section.chartMetric().key(), pickStats.median()),
+                v.shortLabel(pick),
+                v.manyRuns ? "run " + pick.run + ", " : "",
                 pickStats.n(),
                 Fmt.percent(pickStats.spread()));
     }
@@ -76,7 +76,7 @@ final class Readings {
                         Locale.ROOT,
                         "Ceiling: %s rows/s at %s, %s in %d of %d reps",
                         Fmt.number("rows_per_s", topStats.median()),
-                        top.armLabel,
+                        v.shortLabel(top),
                         sink == n ? "sink-limited" : "sink-limited only",
                         sink,
                         n));

@@ -171,7 +171,11 @@ public final class ReportBuilder {
             if (v.manyRuns) {
                 b.append("<td>").append(Fmt.html(row.run)).append("</td>");
             }
-            b.append("<td class=\"arm\">").append(Fmt.html(row.armLabel)).append("</td>");
+            b.append("<td class=\"arm\" title=\"")
+                    .append(Fmt.html(row.armLabel))
+                    .append("\">")
+                    .append(Fmt.html(v.shortLabel(row)))
+                    .append("</td>");
             String status = row.status();
             b.append("<td class=\"status ")
                     .append(status)

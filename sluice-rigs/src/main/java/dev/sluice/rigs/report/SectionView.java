@@ -93,6 +93,17 @@ final class SectionView {
         return true;
     }
 
+    /** The arm's values of the section's varying axes: what tells its rows apart. */
+    String shortLabel(ArmRow row) {
+        StringBuilder sb = new StringBuilder();
+        for (String axis : section.varying()) {
+            if (!row.axis(axis).isEmpty()) {
+                sb.append(sb.isEmpty() ? "" : " ").append(axis).append('=').append(row.axis(axis));
+            }
+        }
+        return sb.isEmpty() ? row.armLabel : sb.toString();
+    }
+
     String seriesName(ArmRow row) {
         List<String> parts = new ArrayList<>();
         if (manyRuns) {
@@ -209,6 +220,8 @@ final class SectionView {
         option.put(
                 "xAxis",
                 Map.of(
+                        "axisLabel",
+                        Map.of("interval", 0, "rotate", categories.size() > 5 ? 25 : 0),
                         "type",
                         "category",
                         "name",

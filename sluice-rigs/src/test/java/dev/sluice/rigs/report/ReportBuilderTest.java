@@ -96,7 +96,7 @@ class ReportBuilderTest {
         // the readings come from the data
         assertThat(page)
                 .contains(
-                        "Ceiling: 500,000 rows/s at threads=2 engine=Null format=Native, sink-limited in 3 of 3 reps; bracketed: threads=3 sits 10% lower");
+                        "Ceiling: 500,000 rows/s at threads=2 format=Native, sink-limited in 3 of 3 reps; bracketed: threads=3 sits 10% lower");
         // warnings: generator-limited, spread over 30%, the failed peer arm with what happened, the
         // unsupported arm
         assertThat(page)
