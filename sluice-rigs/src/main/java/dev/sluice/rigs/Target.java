@@ -56,7 +56,7 @@ public record Target(
                     checkedPid,
                     clientBin,
                     version,
-                    c.revision(),
+                    c.server().serverRevision(),
                     async,
                     queryLog);
         }

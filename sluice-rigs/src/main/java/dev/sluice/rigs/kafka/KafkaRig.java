@@ -157,53 +157,61 @@ public final class KafkaRig implements Rig {
                                         "backlog produced at %,.0f records/s",
                                         produced));
             }
-            int seq = 0;
-            for (int rep = 1; rep <= ctx.reps(); rep++) {
-                for (Map<String, Object> arm : Arms.order(arms, rep)) {
-                    ctx.progress().arm(arms.indexOf(arm) + 1, rep, Arms.label(arm));
-                    boolean paced = arm.get("mode").equals("paced");
-                    String topic = backlogTopic;
-                    if (paced) {
-                        topic = "sluice-bench-paced-" + run + "-" + (++seq);
-                        create(admin, topic, partitions);
-                        topics.add(topic);
+            try {
+                int seq = 0;
+                for (int rep = 1; rep <= ctx.reps(); rep++) {
+                    for (Map<String, Object> arm : Arms.order(arms, rep)) {
+                        ctx.progress().arm(arms.indexOf(arm) + 1, rep, Arms.label(arm));
+                        boolean paced = arm.get("mode").equals("paced");
+                        String topic = backlogTopic;
+                        if (paced) {
+                            topic = "sluice-bench-paced-" + run + "-" + (++seq);
+                            create(admin, topic, partitions);
+                            topics.add(topic);
+                        }
+                        String table =
+                                Target.DATABASE + ".kafka_" + run.replace('-', '_') + "_" + (++seq);
+                        BenchRecord r =
+                                runRep(
+                                        ctx,
+                                        arm,
+                                        rep,
+                                        base,
+                                        bootstrap,
+                                        topic,
+                                        table,
+                                        (Integer) arm.get("threads"),
+                                        linger,
+                                        paced ? producer : null,
+                                        rate,
+                                        records,
+                                        produced);
+                        ctx.write(r);
+                        ctx.progress()
+                                .repDone(
+                                        r.ok()
+                                                ? String.format(
+                                                        Locale.ROOT,
+                                                        "%,.0f rows/s, verdict %s%s",
+                                                        ((Number) r.get("rows_per_s"))
+                                                                .doubleValue(),
+                                                        r.get("verdict"),
+                                                        paced
+                                                                ? ", p99 "
+                                                                        + ((Map<?, ?>)
+                                                                                        r.get(
+                                                                                                "extra"))
+                                                                                .get(
+                                                                                        "latency_p99_s")
+                                                                        + " s"
+                                                                : "")
+                                                : r.get("status") + ": " + r.get("reason"));
                     }
-                    String table =
-                            Target.DATABASE + ".kafka_" + run.replace('-', '_') + "_" + (++seq);
-                    BenchRecord r =
-                            runRep(
-                                    ctx,
-                                    arm,
-                                    rep,
-                                    base,
-                                    bootstrap,
-                                    topic,
-                                    table,
-                                    (Integer) arm.get("threads"),
-                                    linger,
-                                    paced ? producer : null,
-                                    rate,
-                                    records,
-                                    produced);
-                    ctx.write(r);
-                    ctx.progress()
-                            .repDone(
-                                    r.ok()
-                                            ? String.format(
-                                                    Locale.ROOT,
-                                                    "%,.0f rows/s, verdict %s%s",
-                                                    ((Number) r.get("rows_per_s")).doubleValue(),
-                                                    r.get("verdict"),
-                                                    paced
-                                                            ? ", p99 "
-                                                                    + ((Map<?, ?>) r.get("extra"))
-                                                                            .get("latency_p99_s")
-                                                                    + " s"
-                                                            : "")
-                                            : r.get("status") + ": " + r.get("reason"));
                 }
+            } finally {
+                // the test broker keeps everything (no retention): leave no topic behind
+                admin.deleteTopics(topics).all().get(60, TimeUnit.SECONDS);
             }
-            admin.deleteTopics(topics).all().get(60, TimeUnit.SECONDS);
         }
     }
 
