@@ -373,6 +373,41 @@ class BenchIT {
     }
 
     @Test
+    void withoutTheServersPidItsCpuComesFromTheQueryLog() throws Exception {
+        Path elsewhere = dir.resolve("query-log");
+        Map<String, String> env = new HashMap<>();
+        env.put("CLICKHOUSE_URL", TestServer.url());
+        env.put("CLICKHOUSE_PID", ""); // as for a server on another host
+        Result r =
+                sluice(
+                        env,
+                        5,
+                        "bench",
+                        "compression",
+                        "--quick",
+                        "--data",
+                        "low",
+                        "--codec",
+                        "lz4",
+                        "--out",
+                        elsewhere.toString());
+        assertThat(r.exit).as(r.output()).isZero();
+        List<Map<String, Object>> rs = Jsonl.read(elsewhere.resolve(Jsonl.FILE_NAME));
+        assertThat(rs)
+                .singleElement()
+                .satisfies(
+                        x -> {
+                            assertThat(x.get("status")).isEqualTo("ok");
+                            assertThat(x.get("server_cpu_source")).isEqualTo("query_log");
+                            assertThat(((Number) x.get("server_cpu_s")).doubleValue()).isPositive();
+                            assertThat(x.get("cpu_bound_rows_per_s")).isNull();
+                            assertThat(map(x.get("null_reasons")).get("cpu_bound_rows_per_s"))
+                                    .asString()
+                                    .contains("not on this host");
+                        });
+    }
+
+    @Test
     void aReportComparesRunsAndBadInputIsNamed() throws Exception {
         Path copy = Files.createDirectories(dir.resolve("second-run"));
         Files.copy(out.resolve(Jsonl.FILE_NAME), copy.resolve(Jsonl.FILE_NAME));

@@ -22,6 +22,8 @@ public final class BenchContext {
     private final List<String> sluiceCommand;
     private final Supplier<String> kafka;
     private final ServerCpu serverCpu;
+    private final String runId = java.util.UUID.randomUUID().toString().substring(0, 8);
+    private int tables;
 
     /**
      * @param reps repetitions of each arm
@@ -108,6 +110,14 @@ public final class BenchContext {
 
     public ServerCpu serverCpu() {
         return serverCpu;
+    }
+
+    /**
+     * A table name of this run, in {@code database}: {@code PREFIX_RUNID_N}, unique across runs so
+     * that the query log's INSERTs of one table are this run's alone.
+     */
+    public synchronized String newTable(String database, String prefix) {
+        return database + "." + prefix + "_" + runId + "_" + (++tables);
     }
 
     /** A record of {@code rig}, with the common options and {@code settings} as its settings. */

@@ -62,9 +62,12 @@ public final class ServerCpu {
                         "SELECT count(), sum(ProfileEvents.Values[indexOf(ProfileEvents.Names,"
                                 + " 'UserTimeMicroseconds')] + ProfileEvents.Values[indexOf("
                                 + "ProfileEvents.Names, 'SystemTimeMicroseconds')]) FROM"
-                                + " system.query_log WHERE type = 2 AND query LIKE 'INSERT INTO "
-                                + table.replace("'", "\\'")
-                                + "%'");
+                                + " system.query_log WHERE event_date >= yesterday() AND type = 2"
+                                + " AND (query LIKE 'INSERT INTO "
+                                + table
+                                + " %' OR query LIKE 'INSERT INTO "
+                                + table
+                                + "(%')");
         long n = ((Number) rows.get(0).get(0)).longValue();
         if (n == 0) {
             return null;

@@ -101,7 +101,6 @@ public final class CompressionRig implements Rig {
         Map<String, Object> base = arms.get(0);
         ctx.progress().rig(NAME, arms.size(), ctx.reps());
         Map<String, Dataset> cache = new HashMap<>();
-        int seq = 0;
         for (int rep = 1; rep <= ctx.reps(); rep++) {
             for (Map<String, Object> arm : Arms.order(arms, rep)) {
                 ctx.progress().arm(arms.indexOf(arm) + 1, rep, Arms.label(arm));
@@ -116,7 +115,7 @@ public final class CompressionRig implements Rig {
                                             case "high" -> Dataset.high(rows, ctx.seed());
                                             default -> Dataset.json700(rows, ctx.seed());
                                         });
-                String table = Target.DATABASE + ".compression_" + (++seq);
+                String table = ctx.newTable(Target.DATABASE, "compression");
                 target.execute("DROP TABLE IF EXISTS " + table);
                 target.execute(
                         "CREATE TABLE "

@@ -171,7 +171,6 @@ public final class FormatsRig implements Rig {
         ctx.progress().arms(runnable.size());
         Map<String, List<Block>> blocks = new HashMap<>();
         Map<Integer, EventsData> data = new HashMap<>();
-        int seq = 0;
         for (int rep = 1; rep <= ctx.reps(); rep++) {
             for (Arm a : Arms.order(runnable, rep)) {
                 ctx.progress().arm(runnable.indexOf(a) + 1, rep, Arms.label(a.values()));
@@ -180,7 +179,7 @@ public final class FormatsRig implements Rig {
                 List<Block> bs =
                         blocks.computeIfAbsent(a.rows + "/" + a.batch, k -> blocks(d, a.batch));
                 BenchRecord r = ctx.record(NAME, a.values(), rep, settings(base));
-                String table = Target.DATABASE + ".formats_" + (++seq);
+                String table = ctx.newTable(Target.DATABASE, "formats");
                 target.execute("DROP TABLE IF EXISTS " + table);
                 target.execute(
                         "CREATE TABLE "

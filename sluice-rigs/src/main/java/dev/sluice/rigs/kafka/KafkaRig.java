@@ -103,6 +103,21 @@ public final class KafkaRig implements Rig {
     }
 
     @Override
+    public void check(Map<String, List<String>> axes) {
+        for (String single : List.of("partitions", "records", "rate", "linger")) {
+            if (axes.get(single).size() != 1) {
+                throw new IllegalArgumentException("--" + single + " takes one value, not a list");
+            }
+        }
+        axes.get("mode").forEach(v -> Units.oneOf(v, "mode", List.of("backlog", "paced")));
+        axes.get("threads").forEach(v -> Units.positiveInt(v, "threads"));
+        Units.positiveInt(axes.get("partitions").get(0), "partitions");
+        Units.positiveInt(axes.get("records").get(0), "records");
+        Units.positiveInt(axes.get("rate").get(0), "rate");
+        linger(axes.get("linger").get(0));
+    }
+
+    @Override
     public void run(BenchContext ctx, Map<String, List<String>> axes) throws Exception {
         List<String> modes =
                 axes.get("mode").stream()
@@ -169,8 +184,7 @@ public final class KafkaRig implements Rig {
                             create(admin, topic, partitions);
                             topics.add(topic);
                         }
-                        String table =
-                                Target.DATABASE + ".kafka_" + run.replace('-', '_') + "_" + (++seq);
+                        String table = ctx.newTable(Target.DATABASE, "kafka");
                         BenchRecord r =
                                 runRep(
                                         ctx,
@@ -374,12 +388,7 @@ public final class KafkaRig implements Rig {
             r.extra("latency_p99_s", p99);
             r.extra("source_records_window", o.delta("etl_source_records_total"));
             long read = o.result().stats().recordsRead();
-            if (producer == null && read >= records) {
-                r.extra("backlog_exhausted", true);
-                r.extra(
-                        "note",
-                        "the backlog ran out: the window's end measured an idle source (produce more: --records)");
-            }
+            boolean exhausted = producer == null && read >= records;
             Parts.record(target, table, r);
             long landed = target.queryLong("SELECT count() FROM " + table);
             long acked = o.result().stats().rowsWritten();
@@ -394,6 +403,16 @@ public final class KafkaRig implements Rig {
                                 landed));
             }
             r.cpuBound(Runtime.getRuntime().availableProcessors(), target.colocated());
+            if (exhausted && r.ok()) {
+                // the source ran dry inside the window: its end measured an idle pipeline
+                r.extra("backlog_exhausted", true);
+                r.failed(
+                        String.format(
+                                Locale.ROOT,
+                                "the backlog of %,d records ran out before the window ended, so"
+                                        + " the rate is not the pipeline's: produce more (--records)",
+                                records));
+            }
             return r;
         } finally {
             stop.set(true);

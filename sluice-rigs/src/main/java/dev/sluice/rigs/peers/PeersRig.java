@@ -198,13 +198,12 @@ public final class PeersRig implements Rig {
         String reference = Target.DATABASE + ".peers_reference";
         String expected =
                 reference(ctx, data, files, nat, httpPort, password, blockRows, reference, dir);
-        int seq = 0;
         Map<String, Long> wire = new LinkedHashMap<>();
         try (ByteCountingProxy nativeProxy = new ByteCountingProxy(nat.host(), nat.port());
                 ByteCountingProxy httpProxy =
                         httpPort < 0 ? null : new ByteCountingProxy(nat.host(), httpPort)) {
             for (Peer p : runnable) {
-                String table = table(target, ++seq);
+                String table = table(ctx);
                 nativeProxy.resetCounters();
                 if (httpProxy != null) {
                     httpProxy.resetCounters();
@@ -240,7 +239,7 @@ public final class PeersRig implements Rig {
             for (Peer p : Arms.order(runnable, rep)) {
                 Map<String, Object> arm = arm(p.name(), rows, blockRows);
                 ctx.progress().arm(runnable.indexOf(p) + 1, rep, Arms.label(arm));
-                String table = table(target, ++seq);
+                String table = table(ctx);
                 PeerRun run =
                         new PeerRun(
                                 data,
@@ -300,11 +299,12 @@ public final class PeersRig implements Rig {
      * A fresh table in the URL's database: client-v2 0.10 resolves table names in its endpoint's
      * database whatever {@code setDefaultDatabase} says (against 18.16), so the arms share that.
      */
-    private static String table(Target target, int seq) {
+    private static String table(BenchContext ctx) {
+        Target target = ctx.target();
         String table =
-                ConnectionConfig.parse(target.nativeUrl()).database()
-                        + ".sluice_bench_peers_"
-                        + seq;
+                ctx.newTable(
+                        ConnectionConfig.parse(target.nativeUrl()).database(),
+                        "sluice_bench_peers");
         target.execute("DROP TABLE IF EXISTS " + table);
         target.execute("CREATE TABLE " + table + " (" + COLUMNS + ") ENGINE = " + ENGINE);
         return table;

@@ -373,11 +373,10 @@ public final class SaturationRig implements Rig {
             }
         }
         ctx.progress().arms(runnable.size());
-        int table = 0;
         for (int rep = 1; rep <= ctx.reps(); rep++) {
             for (Arm a : Arms.order(runnable, rep)) {
                 ctx.progress().arm(runnable.indexOf(a) + 1, rep, Arms.label(a.values()));
-                BenchRecord r = runRep(ctx, a, rep, ++table);
+                BenchRecord r = runRep(ctx, a, rep);
                 ctx.write(r);
                 ctx.progress().repDone(summary(r));
             }
@@ -463,9 +462,9 @@ public final class SaturationRig implements Rig {
                 new PipelineSpec.AdminSpec(null));
     }
 
-    private BenchRecord runRep(BenchContext ctx, Arm a, int rep, int seq) throws Exception {
+    private BenchRecord runRep(BenchContext ctx, Arm a, int rep) throws Exception {
         Target target = ctx.target();
-        String table = Target.DATABASE + ".saturation_" + seq;
+        String table = ctx.newTable(Target.DATABASE, "saturation");
         String url = a.transport.equals("http") ? target.httpUrl() : target.nativeUrl();
         PipelineSpec spec = spec(a, table, url, ctx.seed(), target);
         BenchRecord r = ctx.record(NAME, a.values(), rep, settings(a, spec));
