@@ -24,6 +24,11 @@ record PeerRun(
         int blockRows,
         Path workDir) {
 
+    /** The native URL without the password (for a command line: give it in the environment). */
+    String nativeUrlWithoutPassword() {
+        return "clickhouse://" + user + "@" + host + ":" + nativePort + "/" + database;
+    }
+
     String nativeUrl() {
         return "clickhouse://"
                 + user

@@ -63,12 +63,41 @@ final class ProcessPeer implements Peer {
                                             "--query",
                                             "INSERT INTO " + run.table() + " FORMAT " + format));
                     if (!run.password().isEmpty()) {
-                        cmd.add("--password");
-                        cmd.add(run.password());
+                        // from a file only its owner reads: never on a command line (ps shows
+                        // those)
+                        cmd.add("--config-file");
+                        cmd.add(passwordConfig(run).toString());
                     }
                     return cmd;
                 },
                 file);
+    }
+
+    /** A clickhouse-client configuration holding the password, readable by its owner only. */
+    static Path passwordConfig(PeerRun run) {
+        try {
+            Path f = run.workDir().resolve("clickhouse-client.xml");
+            if (!Files.exists(f)) {
+                Files.createFile(
+                        f,
+                        java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
+                                java.nio.file.attribute.PosixFilePermissions.fromString(
+                                        "rw-------")));
+                String escaped =
+                        run.password()
+                                .replace("&", "&amp;")
+                                .replace("<", "&lt;")
+                                .replace(">", "&gt;");
+                Files.writeString(
+                        f,
+                        "<config><password>" + escaped + "</password></config>\n",
+                        StandardCharsets.UTF_8);
+            }
+            return f;
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(
+                    "cannot write the clickhouse-client configuration: " + e.getMessage(), e);
+        }
     }
 
     /** {@code sluice load FILE --into t [args]}. */
@@ -88,7 +117,7 @@ final class ProcessPeer implements Peer {
                                     "--into",
                                     run.table(),
                                     "--url",
-                                    run.nativeUrl()));
+                                    run.nativeUrlWithoutPassword()));
                     cmd.addAll(args);
                     return cmd;
                 },
@@ -113,6 +142,10 @@ final class ProcessPeer implements Peer {
             ProcessBuilder pb =
                     new ProcessBuilder(command.apply(run)).directory(run.workDir().toFile());
             pb.environment().put("SLUICE_PLAIN_PROGRESS", "1");
+            if (!run.password().isEmpty()) {
+                // sluice reads it from the environment: never on a command line (ps shows those)
+                pb.environment().put("CLICKHOUSE_PASSWORD", run.password());
+            }
             pb.redirectInput(
                     stdin != null
                             ? ProcessBuilder.Redirect.from(stdin.apply(run).toFile())

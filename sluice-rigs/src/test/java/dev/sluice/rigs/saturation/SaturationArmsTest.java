@@ -69,6 +69,34 @@ class SaturationArmsTest {
     }
 
     @Test
+    void theFullRunsArms() {
+        Map<String, List<String>> defaults = new LinkedHashMap<>();
+        for (var a : new SaturationRig().axes()) {
+            defaults.put(a.name(), a.defaults());
+        }
+        List<SaturationRig.Arm> arms = SaturationRig.arms(defaults);
+        // grid 4 threads × 2 engines × 3 format/transport pairs + RowBinary/native once = 25;
+        // compression none, zstd; shards 2; max_rows 262144, 2097152 on MergeTree; async on
+        assertThat(arms).hasSize(31);
+        assertThat(arms.stream().filter(a -> SaturationRig.unsupportedPairing(a) != null))
+                .hasSize(1);
+        // the ceiling can be bracketed: the base arm's series runs up to 4 threads
+        assertThat(
+                        arms.stream()
+                                .filter(
+                                        a ->
+                                                a.engine().equals("Null")
+                                                        && a.format().equals("Native")
+                                                        && a.transport().equals("native")
+                                                        && a.compression().equals("lz4")
+                                                        && a.maxRows() == 1_048_576
+                                                        && a.shards() == 1
+                                                        && a.asyncInsert().equals("off"))
+                                .map(SaturationRig.Arm::threads))
+                .containsExactly(1, 2, 3, 4);
+    }
+
+    @Test
     void rowBinaryOverTheNativeProtocolCannotRun() {
         SaturationRig.Arm a =
                 new SaturationRig.Arm(
