@@ -14,7 +14,7 @@ final class Readings {
         return switch (v.section.id()) {
             case "sat-threads", "sat-engine" -> ceiling(v);
             case "peers" -> peers(v);
-            case "kafka-latency" -> best(v, true);
+            case "kafka-latency" -> latency(v);
             case "cmp-bytes" -> best(v, true);
             default -> best(v, false);
         };
@@ -55,9 +55,25 @@ final class Readings {
      * the same series with more threads sits below it (bracketed), and its share of the CPU bound.
      */
     static String ceiling(SectionView v) {
+        List<String> series = v.seriesNames();
+        if (series.size() <= 1) {
+            return "Ceiling: " + ceiling(v, series.isEmpty() ? null : series.get(0));
+        }
+        List<String> parts = new ArrayList<>();
+        for (String name : series) {
+            parts.add(name + " — ceiling: " + ceiling(v, name));
+        }
+        return String.join(" ", parts);
+    }
+
+    /** The ceiling sentence of one series (all rows when {@code series} is null). */
+    private static String ceiling(SectionView v, String series) {
         ArmRow top = null;
         Stats topStats = null;
         for (ArmRow r : v.rows) {
+            if (series != null && !v.seriesName(r).equals(series)) {
+                continue;
+            }
             Stats s = r.stats(Metric.ROWS_PER_S);
             if (s != null && (topStats == null || s.median() > topStats.median())) {
                 top = r;
@@ -65,7 +81,7 @@ final class Readings {
             }
         }
         if (top == null) {
-            return "Nothing measured in this section.";
+            return "nothing measured.";
         }
         Map<String, Integer> verdicts = top.verdicts();
         int n = top.ok().size();
@@ -74,7 +90,7 @@ final class Readings {
         sb.append(
                 String.format(
                         Locale.ROOT,
-                        "Ceiling: %s rows/s at %s, %s in %d of %d reps",
+                        "%s rows/s at %s, %s in %d of %d reps",
                         Fmt.number("rows_per_s", topStats.median()),
                         v.shortLabel(top),
                         sink == n ? "sink-limited" : "sink-limited only",
@@ -123,6 +139,30 @@ final class Readings {
             sb.append(". Reps not limited by the sink do not measure it (lower bounds)");
         }
         return sb.append('.').toString();
+    }
+
+    /** Produce → acknowledgement latency of each arm, at the rate it sustained. */
+    static String latency(SectionView v) {
+        List<String> parts = new ArrayList<>();
+        for (ArmRow r : v.rows) {
+            Stats p50 = r.stats(Metric.extra("latency_p50_s", ""));
+            Stats p99 = r.stats(Metric.extra("latency_p99_s", ""));
+            Stats rate = r.stats(Metric.ROWS_PER_S);
+            if (p50 != null && p99 != null && rate != null) {
+                parts.add(
+                        String.format(
+                                Locale.ROOT,
+                                "%s: p50 %.3f s, p99 %.3f s at %s rows/s (median of %d)",
+                                v.shortLabel(r),
+                                p50.median(),
+                                p99.median(),
+                                Fmt.number("rows_per_s", rate.median()),
+                                p50.n()));
+            }
+        }
+        return parts.isEmpty()
+                ? "Nothing measured in this section."
+                : String.join("; ", parts) + ".";
     }
 
     /** Sluice's library against clickhouse-client and client-v2, and what failed. */
