@@ -52,7 +52,11 @@ final class BenchCommand implements Runnable {
         BenchRunner runner = new BenchRunner(rigs);
         CommandSpec spec = CommandSpec.wrapWithoutInspection(runner);
         spec.name(name);
-        spec.mixinStandardHelpOptions(true);
+        spec.addOption(
+                OptionSpec.builder("-h", "--help")
+                        .usageHelp(true)
+                        .description("Show this help message and exit.")
+                        .build());
         spec.usageMessage().description(description);
         spec.addMixin("common", CommandSpec.forAnnotatedObject(runner.common));
         if (rigs.size() == 1) {

@@ -76,8 +76,8 @@ public final class KafkaRig implements Rig {
                     new Axis("partitions", List.of("4"), List.of("2"), "topic partitions"),
                     new Axis(
                             "records",
-                            List.of("6000000"),
-                            List.of("400000"),
+                            List.of("10000000"),
+                            List.of("1000000"),
                             "backlog records produced before the run"),
                     new Axis(
                             "rate",

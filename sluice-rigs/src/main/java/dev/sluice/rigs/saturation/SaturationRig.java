@@ -68,7 +68,7 @@ public final class SaturationRig implements Rig {
                             "shards",
                             List.of("1", "2"),
                             List.of("1"),
-                            "writer shards (each a connection pool to the same server)"),
+                            "writer shards, all to the same server (inflight_per_shard 2 each)"),
                     new Axis(
                             "engine",
                             List.of("Null", "MergeTree"),

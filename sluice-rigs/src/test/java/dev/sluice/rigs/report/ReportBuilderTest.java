@@ -145,7 +145,9 @@ class ReportBuilderTest {
                 .contains("<th>run</th>")
                 .contains("data-run=\"machine-a\"")
                 .contains("data-run=\"machine-b\"");
-        assertThat(page).contains("machine-a / Native — ceiling: 500,000 rows/s").contains("machine-b / Native — ceiling: 1,000,000 rows/s");
+        assertThat(page)
+                .contains("machine-a / Native — ceiling: 500,000 rows/s")
+                .contains("machine-b / Native — ceiling: 1,000,000 rows/s");
         List<String> runs = new ArrayList<>();
         Matcher m = Pattern.compile("\"name\":\"(machine-[ab])\"").matcher(page);
         while (m.find()) {
