@@ -1,4 +1,4 @@
-package dev.sluice.bench;
+package dev.sluice.rigs.data;
 
 import dev.sluice.clickhouse.block.Block;
 import dev.sluice.clickhouse.column.Column;

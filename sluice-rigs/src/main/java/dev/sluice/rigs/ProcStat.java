@@ -1,4 +1,4 @@
-package dev.sluice.bench;
+package dev.sluice.rigs;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -8,25 +8,25 @@ import java.nio.file.Path;
  * CPU times from {@code /proc/<pid>/stat}, in clock ticks ({@code getconf CLK_TCK}, 100 on Linux
  * x86): utime + stime of the process, and cutime + cstime of the children it has waited for.
  */
-final class ProcStat {
+public final class ProcStat {
     /** USER_HZ: fixed at 100 by the Linux ABI on x86, whatever the kernel's HZ. */
-    static final int TICKS_PER_SECOND = ticksPerSecond();
+    public static final int TICKS_PER_SECOND = ticksPerSecond();
 
     private ProcStat() {}
 
     /** utime + stime of {@code pid} ("self" for this JVM). */
-    static long cpuTicks(String pid) {
+    public static long cpuTicks(String pid) {
         String[] f = fields(pid);
         return Long.parseLong(f[13]) + Long.parseLong(f[14]);
     }
 
     /** cutime + cstime: CPU of the children this process has reaped. */
-    static long childCpuTicks(String pid) {
+    public static long childCpuTicks(String pid) {
         String[] f = fields(pid);
         return Long.parseLong(f[15]) + Long.parseLong(f[16]);
     }
 
-    static double seconds(long ticks) {
+    public static double seconds(long ticks) {
         return (double) ticks / TICKS_PER_SECOND;
     }
 

@@ -1,4 +1,4 @@
-package dev.sluice.bench;
+package dev.sluice.rigs;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -17,7 +17,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * and closes everything on {@link #close()}. It adds copies and latency, so timed runs go to the
  * server directly; the proxy is for separate counting runs.
  */
-final class ByteCountingProxy implements AutoCloseable {
+public final class ByteCountingProxy implements AutoCloseable {
     private final ServerSocket listener;
     private final InetSocketAddress target;
     private final AtomicLong upstream = new AtomicLong();
@@ -25,7 +25,7 @@ final class ByteCountingProxy implements AutoCloseable {
     private final Thread acceptor;
     private volatile boolean closed;
 
-    ByteCountingProxy(String targetHost, int targetPort) throws IOException {
+    public ByteCountingProxy(String targetHost, int targetPort) throws IOException {
         this.target = new InetSocketAddress(targetHost, targetPort);
         this.listener = new ServerSocket(0, 16, InetAddress.getLoopbackAddress());
         this.acceptor = new Thread(this::acceptLoop, "proxy-accept");
@@ -33,21 +33,21 @@ final class ByteCountingProxy implements AutoCloseable {
         acceptor.start();
     }
 
-    int port() {
+    public int port() {
         return listener.getLocalPort();
     }
 
     /** Bytes clients sent to the server so far. */
-    long upstreamBytes() {
+    public long upstreamBytes() {
         return upstream.get();
     }
 
     /** Bytes the server sent back so far. */
-    long downstreamBytes() {
+    public long downstreamBytes() {
         return downstream.get();
     }
 
-    void resetCounters() {
+    public void resetCounters() {
         upstream.set(0);
         downstream.set(0);
     }

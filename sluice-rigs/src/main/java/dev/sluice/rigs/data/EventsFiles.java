@@ -1,4 +1,4 @@
-package dev.sluice.bench;
+package dev.sluice.rigs.data;
 
 import java.io.BufferedOutputStream;
 import java.io.IOException;
@@ -23,13 +23,13 @@ import java.util.SplittableRandom;
  *       the four fields and the original line as a JSON string.
  * </ul>
  */
-final class EventsFiles {
+public final class EventsFiles {
     /** The NDJSON arms' table. */
-    static final String JSON_COLUMNS_DDL =
+    public static final String JSON_COLUMNS_DDL =
             "ts DateTime, tenant UInt32, kind String, id UInt64, raw String";
 
     /** Recomputed by the server over the loaded table: {@link Sums#render()}. */
-    static final String JSON_SUMS_SQL =
+    public static final String JSON_SUMS_SQL =
             "SELECT count(), sum(toUInt32(ts)), sum(tenant), sum(id), sum(length(kind)),"
                     + " sum(length(raw)) FROM ";
 
@@ -69,8 +69,8 @@ final class EventsFiles {
     private EventsFiles() {}
 
     /** Order-independent sums of a loaded table, as {@code count, ts, tenant, id, kind, raw}. */
-    record Sums(long rows, long ts, long tenant, long id, long kindBytes, long rawBytes) {
-        String render() {
+    public record Sums(long rows, long ts, long tenant, long id, long kindBytes, long rawBytes) {
+        public String render() {
             return rows
                     + "\t"
                     + ts
@@ -85,8 +85,34 @@ final class EventsFiles {
         }
     }
 
+    /**
+     * Writes {@code data} as a Native stream (revision 0, no BlockInfo: what {@code
+     * clickhouse-client ... FORMAT Native} reads) in blocks of {@code blockRows}.
+     */
+    public static void writeNative(EventsData data, int blockRows, Path file) throws IOException {
+        try (OutputStream os = new BufferedOutputStream(Files.newOutputStream(file), 1 << 20)) {
+            dev.sluice.clickhouse.io.WireOutput out =
+                    new dev.sluice.clickhouse.io.WireOutput(
+                            1 << 20,
+                            (buf, off, len) -> {
+                                try {
+                                    os.write(buf, off, len);
+                                } catch (IOException e) {
+                                    throw new java.io.UncheckedIOException(e);
+                                }
+                            });
+            dev.sluice.clickhouse.block.Block block = EventsData.newBlock();
+            for (int from = 0; from < data.rows; from += blockRows) {
+                block.reset();
+                data.appendTo(block, from, Math.min(data.rows, from + blockRows));
+                dev.sluice.clickhouse.block.NativeBlockCodec.write(block, out, 0);
+            }
+            out.flush();
+        }
+    }
+
     /** Writes {@code data} as TabSeparated. */
-    static void writeTsv(EventsData data, Path file) throws IOException {
+    public static void writeTsv(EventsData data, Path file) throws IOException {
         try (OutputStream out = new BufferedOutputStream(Files.newOutputStream(file), 1 << 20)) {
             long second = Long.MIN_VALUE;
             byte[] stamp = null;
@@ -110,10 +136,35 @@ final class EventsFiles {
     }
 
     /**
+     * Writes {@code data} as NDJSON, one object per row with the table's five columns by name
+     * ({@code ts} as {@code YYYY-MM-DD hh:mm:ss}, UTC): the rows {@link #writeTsv} writes, for
+     * loaders that take JSON.
+     */
+    public static void writeRowsNdjson(EventsData data, Path file) throws IOException {
+        StringBuilder sb = new StringBuilder(512);
+        try (OutputStream out = new BufferedOutputStream(Files.newOutputStream(file), 1 << 20)) {
+            for (int r = 0; r < data.rows; r++) {
+                sb.setLength(0);
+                sb.append("{\"ts\":\"").append(dateTime(data.ts[r])).append("\",\"tenant\":");
+                sb.append(data.tenant[r]).append(",\"kind\":");
+                jsonString(sb, new String(data.kinds[data.kindIndex[r]], StandardCharsets.UTF_8));
+                sb.append(",\"id\":").append(Long.toUnsignedString(data.id[r]));
+                sb.append(",\"payload\":");
+                jsonString(
+                        sb,
+                        new String(data.payloads[data.payloadIndex[r]], StandardCharsets.UTF_8));
+                sb.append("}\n");
+                out.write(sb.toString().getBytes(StandardCharsets.UTF_8));
+            }
+        }
+    }
+
+    /**
      * Writes {@code rows} NDJSON events to {@code file} and the same rows pre-extracted to {@code
      * extracted}; returns the sums both loaded tables must show.
      */
-    static Sums writeNdjson(int rows, long seed, Path file, Path extracted) throws IOException {
+    public static Sums writeNdjson(int rows, long seed, Path file, Path extracted)
+            throws IOException {
         SplittableRandom rnd = new SplittableRandom(seed);
         long sumTs = 0;
         long sumTenant = 0;
@@ -157,6 +208,47 @@ final class EventsFiles {
             }
         }
         return new Sums(rows, sumTs, sumTenant, sumId, kindBytes, rawBytes);
+    }
+
+    /**
+     * The NDJSON events of {@link #writeNdjson} in memory: the four extracted values and the whole
+     * line (its UTF-8 bytes) per row — the ~700-byte shape of the seed LZ4 benchmark.
+     */
+    public record JsonRows(long[] ts, int[] tenant, String[] kind, long[] id, byte[][] raw) {
+        public int rows() {
+            return ts.length;
+        }
+    }
+
+    /** {@code rows} events from {@code seed}, the same as {@link #writeNdjson} writes. */
+    public static JsonRows jsonRows(int rows, long seed) {
+        SplittableRandom rnd = new SplittableRandom(seed);
+        JsonRows out =
+                new JsonRows(
+                        new long[rows],
+                        new int[rows],
+                        new String[rows],
+                        new long[rows],
+                        new byte[rows][]);
+        StringBuilder line = new StringBuilder(1024);
+        for (int r = 0; r < rows; r++) {
+            long ts = EventsData.START_SECONDS + r / 250 + rnd.nextInt(3);
+            double u = rnd.nextDouble();
+            int tenant = 1 + (int) (u * u * u * 1000);
+            double v = rnd.nextDouble();
+            String kind = KINDS[(int) (v * v * KINDS.length)];
+            long id =
+                    ((ts - EventsData.START_SECONDS) * 1000 + rnd.nextInt(1000)) << 22
+                            | rnd.nextInt(1 << 22);
+            line.setLength(0);
+            event(line, rnd, dateTime(ts), tenant, kind, id);
+            out.ts[r] = ts;
+            out.tenant[r] = tenant;
+            out.kind[r] = kind;
+            out.id[r] = id;
+            out.raw[r] = line.toString().getBytes(StandardCharsets.UTF_8);
+        }
+        return out;
     }
 
     /** One event: the four extracted keys first, then nested objects a real tracker would send. */
@@ -218,7 +310,7 @@ final class EventsFiles {
                 .append("\"}}");
     }
 
-    static String dateTime(long epochSecond) {
+    public static String dateTime(long epochSecond) {
         LocalDateTime t = LocalDateTime.ofEpochSecond(epochSecond, 0, ZoneOffset.UTC);
         return String.format(
                 "%04d-%02d-%02d %02d:%02d:%02d",
