@@ -43,6 +43,7 @@ import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.UnaryOperator;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
@@ -80,6 +81,12 @@ public final class KafkaRig implements Rig {
     static final String NOT_PACED = "-";
 
     private static final List<String> MODES = List.of("backlog", "file", "paced");
+
+    /**
+     * The file arm reads its file up to this many times (through hard links, one partition each),
+     * so that it outlasts warm-up and window like the backlog does: the file path is faster.
+     */
+    static final int FILE_PASSES = 8;
 
     private static final List<Axis> AXES =
             List.of(
@@ -184,9 +191,9 @@ public final class KafkaRig implements Rig {
                                 Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap));
                 EventProducer producer = new EventProducer(bootstrap, data)) {
             double produced = 0;
-            Path file = null;
+            List<Path> files = new ArrayList<>();
             if (modes.contains("file")) {
-                file = ctx.workDir().resolve("kafka-rig-" + run + ".ndjson");
+                Path file = ctx.workDir().resolve("kafka-rig-" + run + ".ndjson");
                 ctx.progress()
                         .note(
                                 String.format(
@@ -195,6 +202,14 @@ public final class KafkaRig implements Rig {
                                         records,
                                         file));
                 producer.writeFile(file, records);
+                files.add(file);
+                for (int pass = 2; pass <= FILE_PASSES; pass++) {
+                    files.add(
+                            Files.createLink(
+                                    ctx.workDir()
+                                            .resolve("kafka-rig-" + run + "-" + pass + ".ndjson"),
+                                    file));
+                }
             }
             if (modes.contains("backlog")) {
                 create(admin, backlogTopic, partitions);
@@ -256,7 +271,7 @@ public final class KafkaRig implements Rig {
                                             base,
                                             bootstrap,
                                             fromFile ? null : topic,
-                                            fromFile ? file : null,
+                                            fromFile ? files : null,
                                             table,
                                             t,
                                             linger,
@@ -295,8 +310,8 @@ public final class KafkaRig implements Rig {
             } finally {
                 // the test broker keeps everything (no retention): leave no topic behind
                 admin.deleteTopics(topics).all().get(60, TimeUnit.SECONDS);
-                if (file != null) {
-                    Files.deleteIfExists(file);
+                for (Path f : files) {
+                    Files.deleteIfExists(f);
                 }
             }
         }
@@ -357,7 +372,7 @@ public final class KafkaRig implements Rig {
             Map<String, Object> base,
             String bootstrap,
             String topic,
-            Path file,
+            List<Path> files,
             String table,
             int threads,
             Duration linger,
@@ -375,9 +390,11 @@ public final class KafkaRig implements Rig {
                         + COLUMNS
                         + ") ENGINE = MergeTree ORDER BY (tenant, ts)");
         PipelineSpec.SourceSpec source =
-                file != null
+                files != null
                         ? new FileSource(
-                                List.of(file.toString()), false, ConfigDefaults.MAX_RECORD_BYTES)
+                                files.stream().map(Path::toString).toList(),
+                                false,
+                                ConfigDefaults.MAX_RECORD_BYTES)
                         : new KafkaSource(
                                 bootstrap,
                                 List.of(topic),
@@ -391,7 +408,7 @@ public final class KafkaRig implements Rig {
         // The file arm keeps its checkpoints and ledger on disk, as `sluice load` does; the Kafka
         // arms commit offsets (and the ledger in their metadata) to the broker.
         Path checkpoints =
-                file != null ? Files.createTempDirectory(ctx.workDir(), "kafka-rig-ckpt") : null;
+                files != null ? Files.createTempDirectory(ctx.workDir(), "kafka-rig-ckpt") : null;
         PipelineSpec spec =
                 new PipelineSpec(
                         "bench-kafka",
@@ -422,8 +439,14 @@ public final class KafkaRig implements Rig {
         settings.put(
                 "fixture",
                 "Kafka JSON events (payload arena 2048) → MergeTree ORDER BY (tenant, ts)");
-        if (file != null) {
-            settings.put("source", "file " + file.getFileName() + " (NDJSON, the same records)");
+        if (files != null) {
+            settings.put(
+                    "source",
+                    "file "
+                            + files.get(0).getFileName()
+                            + " (NDJSON, the same records), read up to "
+                            + FILE_PASSES
+                            + " times through hard links so that it outlasts the window");
             settings.put(
                     "file_arm_note",
                     "_timestamp is not in the file: the column takes its DEFAULT, filled by the"
@@ -437,7 +460,7 @@ public final class KafkaRig implements Rig {
         }
         settings.put("batch_max_rows", ConfigDefaults.BATCH_MAX_ROWS);
         settings.put("batch_max_bytes", ConfigDefaults.BATCH_MAX_BYTES);
-        if (file == null) {
+        if (files == null) {
             settings.put("group_protocol", "consumer");
         }
         if (producer == null) {
@@ -463,7 +486,11 @@ public final class KafkaRig implements Rig {
             PipelineWindow.Outcome o =
                     PipelineWindow.run(
                             spec,
-                            new BenchFactories(spec, InputFormat.NATIVE, probe),
+                            new BenchFactories(
+                                    spec,
+                                    InputFormat.NATIVE,
+                                    // the file has no _timestamp to measure latency from
+                                    files != null ? UnaryOperator.identity() : probe),
                             ctx.options().warmup(),
                             ctx.options().window(),
                             ctx.progress(),
@@ -491,7 +518,7 @@ public final class KafkaRig implements Rig {
             r.extra(
                     "client_cpu_includes",
                     producer != null ? "the paced producer (same JVM)" : "the pipeline only");
-            if (file != null) {
+            if (files != null) {
                 r.extra("checkpoint_dir", "on disk (fsynced ledger), as sluice load");
             }
             ctx.serverCpu().measure(o.serverFrom(), o.serverTo(), table, r);
@@ -513,7 +540,8 @@ public final class KafkaRig implements Rig {
             r.extra("latency_p99_s", p99);
             r.extra("source_records_window", o.delta("etl_source_records_total"));
             long read = o.result().stats().recordsRead();
-            boolean exhausted = producer == null && read >= records;
+            long available = files != null ? (long) records * FILE_PASSES : records;
+            boolean exhausted = producer == null && read >= available;
             Parts.record(target, table, r);
             long landed = target.queryLong("SELECT count() FROM " + table);
             long acked = o.result().stats().rowsWritten();
@@ -536,7 +564,7 @@ public final class KafkaRig implements Rig {
                                 Locale.ROOT,
                                 "the backlog of %,d records ran out before the window ended, so"
                                         + " the rate is not the pipeline's: produce more (--records)",
-                                records));
+                                available));
             }
             return r;
         } finally {
