@@ -173,19 +173,15 @@ class KafkaStallIT {
                         if (pausedAt.containsKey(i)
                                 && t - pausedAt.get(i) >= 1
                                 && !heap.containsKey(i)) {
-                            // Loss path 6: the budget bounds real memory. The live objects
-                            // (jcmd's class histogram after a full GC) are what the process
-                            // holds; G1's "used" read by a second jcmd after GC.run also counts
-                            // what the consumers' polling allocated in between (garbage),
-                            // logged for comparison.
-                            heap.put(i, i.process.liveBytes());
+                            // Loss path 6: the budget bounds real memory: the live objects
+                            // (jcmd's class histogram after a full GC) are what the process holds.
+                            heap.put(i, i.process.heapUsedAfterGc());
                             it.log(
-                                    "%s: live heap while paused %.1f MiB (budget %d MiB); G1"
-                                            + " used after GC.run %.1f MiB; the largest:\n%s",
+                                    "%s: live heap while paused %.1f MiB (budget %d MiB); the"
+                                            + " largest:\n%s",
                                     i,
                                     heap.get(i) / (double) (1 << 20),
                                     BUDGET >> 20,
-                                    i.process.heapUsedAfterGc() / (double) (1 << 20),
                                     i.process.classHistogram(8));
                         }
                         noRebalanceSince(before.get(i), m, i + " during the freeze");

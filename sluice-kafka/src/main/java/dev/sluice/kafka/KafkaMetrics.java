@@ -24,6 +24,7 @@ final class KafkaMetrics {
     private final String pipeline;
     private final Counter rebalances;
     private final Histogram commits;
+    private final Counter deleted;
     private final Map<TopicPartition, Long> lag = new ConcurrentHashMap<>();
     private final Map<Object, Integer> owned = new ConcurrentHashMap<>();
 
@@ -45,6 +46,16 @@ final class KafkaMetrics {
                         .labelNames("pipeline")
                         .classicUpperBounds(SECONDS_BUCKETS)
                         .classicOnly()
+                        .withoutExemplars()
+                        .register(registry);
+        deleted =
+                Counter.builder()
+                        .name("etl_kafka_deleted_before_read_records_total")
+                        .help(
+                                "Records the broker deleted (retention) between a committed offset"
+                                        + " and the log's start before they were read: lost"
+                                        + " upstream, reported, never silent.")
+                        .labelNames("pipeline", "topic")
                         .withoutExemplars()
                         .register(registry);
         GaugeWithCallback.builder()
@@ -85,6 +96,10 @@ final class KafkaMetrics {
 
     void rebalance(String event) {
         rebalances.labelValues(pipeline, event).inc();
+    }
+
+    void deleted(TopicPartition tp, long records) {
+        deleted.labelValues(pipeline, tp.topic()).inc(records);
     }
 
     void commitSeconds(double seconds) {

@@ -25,7 +25,9 @@ import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.apache.kafka.clients.consumer.NoOffsetForPartitionException;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.clients.consumer.OffsetOutOfRangeException;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.UnsupportedVersionException;
@@ -107,6 +109,11 @@ public final class KafkaSource implements Source {
     @Override
     public void registerMetrics(PrometheusRegistry registry) {
         metrics = KafkaMetrics.of(registry, config.pipeline());
+    }
+
+    @Override
+    public boolean partitionsInterleave() {
+        return true; // many partitions, few inserts: a batch gathers every partition it reads
     }
 
     @Override
@@ -212,6 +219,12 @@ public final class KafkaSource implements Source {
         ConsumerRecords<byte[], byte[]> records;
         try {
             records = consumer.poll(Duration.ofNanos(Math.max(0, waitNanos)));
+        } catch (OffsetOutOfRangeException e) {
+            deletedBeforeRead(e.offsetOutOfRangePartitions());
+            return;
+        } catch (NoOffsetForPartitionException e) {
+            place(e.partitions());
+            return;
         } catch (UnsupportedVersionException e) {
             if (!protocol.equals("consumer") || assignedOnce) {
                 throw new IOException("Kafka: " + e.getMessage(), e);
@@ -250,6 +263,44 @@ public final class KafkaSource implements Source {
                             + " (is the broker at "
                             + config.bootstrapServers()
                             + " reachable, and do the topics exist?)");
+        }
+    }
+
+    /**
+     * Committed offsets the broker no longer has: the records between them and the log's start were
+     * deleted (retention) before they were read. That is loss, though not Sluice's: it is reported,
+     * with the offsets, and reading goes on from the log's start.
+     */
+    private void deletedBeforeRead(Map<TopicPartition, Long> outOfRange) throws IOException {
+        Map<TopicPartition, Long> starts;
+        try {
+            starts = consumer.beginningOffsets(outOfRange.keySet(), COMMITTED_TIMEOUT);
+        } catch (KafkaException e) {
+            throw new IOException("Kafka: " + e.getMessage(), e);
+        }
+        for (Map.Entry<TopicPartition, Long> e : outOfRange.entrySet()) {
+            long start = starts.getOrDefault(e.getKey(), -1L);
+            metrics.deleted(e.getKey(), Math.max(0, start - e.getValue()));
+            listener.warning(
+                    partitionName(e.getKey())
+                            + ": offsets "
+                            + e.getValue()
+                            + " to "
+                            + (start - 1)
+                            + " were deleted by the broker (retention) before they were read; "
+                            + (start >= 0
+                                    ? "reading from offset " + start
+                                    : "reading from the start"));
+        }
+        consumer.seekToBeginning(outOfRange.keySet());
+    }
+
+    /** Partitions the group never committed start where {@code start} says. */
+    private void place(Collection<TopicPartition> tps) {
+        if (config.start().equals("latest")) {
+            consumer.seekToEnd(tps);
+        } else {
+            consumer.seekToBeginning(tps);
         }
     }
 
@@ -367,6 +418,8 @@ public final class KafkaSource implements Source {
                 if (om != null) {
                     // Read from the commit, whatever this consumer fetched of it before.
                     consumer.seek(tp, om.offset());
+                } else {
+                    place(List.of(tp));
                 }
                 listener.assigned(name, cp);
             }

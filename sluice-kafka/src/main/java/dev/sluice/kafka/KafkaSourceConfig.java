@@ -105,7 +105,10 @@ record KafkaSourceConfig(
         p.put(ConsumerConfig.GROUP_ID_CONFIG, groupId);
         p.put(ConsumerConfig.CLIENT_ID_CONFIG, "sluice-" + pipeline + "-" + reader);
         p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
-        p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, start);
+        // Never reset silently: a partition without a committed offset is placed at `start` by the
+        // source itself, and a committed offset the broker no longer has (retention deleted the
+        // records before they were read) is reported, then read from the log's start.
+        p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "none");
         p.put(ConsumerConfig.GROUP_PROTOCOL_CONFIG, protocol);
         if (protocol.equals("classic")
                 && !properties.containsKey(ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG)) {

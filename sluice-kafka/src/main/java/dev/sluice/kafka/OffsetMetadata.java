@@ -12,9 +12,12 @@ import java.util.List;
  * 2). The offset itself is the checkpoint's position.
  *
  * <pre>
- * s1|4f1c9a0b27e3|0+99999:1:1764741600,100000+5231:0:1764741601
- *    run          batch: first-offset-minus-position + (last - first) : shard : now
+ * s1|4f1c9a0b27e3|0+99999:1:1764741600,100000+5231:0:1764741601:g9f2c3b1a77d0e4f1.3
+ *    run          batch: first-offset-minus-position + (last - first) : shard : now [: g group]
  * </pre>
+ *
+ * <p>A batch that gathered several partitions carries its group ({@code <hash>.<members>}) in each
+ * member's entry, so that a member that owns them all after a crash re-creates it whole.
  *
  * <p>Offsets are written relative to the position and to each batch's first, so that a batch costs
  * some twenty bytes and the pipeline's cap of batches in flight per partition stays well within the
@@ -42,6 +45,9 @@ final class OffsetMetadata {
                     .append(e.shard())
                     .append(':')
                     .append(e.nowSeconds());
+            if (e.group() != null) {
+                sb.append(":g").append(e.group());
+            }
         }
         return sb.toString();
     }
@@ -67,13 +73,18 @@ final class OffsetMetadata {
                     String[] rest = batch.substring(plus + 1).split(":");
                     long first = offset + Long.parseLong(batch.substring(0, plus));
                     long last = first + Long.parseLong(rest[0]);
+                    String group =
+                            rest.length > 3 && rest[3].startsWith("g")
+                                    ? rest[3].substring(1)
+                                    : null;
                     inFlight.add(
                             new LedgerEntry(
                                     partition,
                                     first,
                                     last,
                                     Integer.parseInt(rest[1]),
-                                    Long.parseLong(rest[2])));
+                                    Long.parseLong(rest[2]),
+                                    group));
                 }
             } catch (RuntimeException e) {
                 return new Checkpoint(offset, run, List.of()); // not ours after all

@@ -158,7 +158,7 @@ class KafkaSourceIT {
     void membersJoiningAndLeavingMovePartitionsWithoutLossOrDuplicates() throws Exception {
         int records = 60_000;
         String topic = TestKafka.newTopic("rebalance", 8);
-        String group = "sluice-rebalance";
+        String group = "g-" + topic;
         TestKafka.produce(topic, records, i -> TestRecord.value(json(i)).withPartition(i % 8));
         String table = table("kafka_rebalance");
         // A slow pipeline: small batches, a low rate of inserts, so partitions move mid-stream.
@@ -199,7 +199,7 @@ class KafkaSourceIT {
     @Test
     void badRecordsAreDeadLetteredWithTopicPartitionAndOffset() throws Exception {
         String topic = TestKafka.newTopic("poison", 2);
-        String group = "sluice-poison";
+        String group = "g-" + topic;
         // 100 good records, and on partition 1: bad JSON, a wrong type, a tombstone, an oversized
         // value.
         TestKafka.produce(topic, 100, i -> TestRecord.value(json(i)).withPartition(i % 2));
@@ -250,5 +250,48 @@ class KafkaSourceIT {
             assertThat(TestKafka.committedOffsets(group).get(e.getKey()).offset())
                     .isEqualTo(e.getValue());
         }
+    }
+
+    @Test
+    void recordsTheBrokerDeletedBeforeTheyWereReadAreReportedNotSkippedSilently() throws Exception {
+        String topic = TestKafka.newTopic("deleted", 1);
+        String group = "g-" + topic;
+        String table = table("kafka_deleted");
+        TestKafka.produce(topic, 100, i -> TestRecord.value(json(i)).withPartition(0));
+        Pipeline first = new KafkaPipeline(yaml("deleted1", topic, group, table, "")).start();
+        awaitCount(table, 100, Duration.ofSeconds(60));
+        Thread.sleep(600);
+        first.drain();
+        first.awaitCompletion();
+        assertThat(TestKafka.committedOffsets(group).get(new TopicPartition(topic, 0)).offset())
+                .isEqualTo(100);
+
+        // While nobody reads: 100 more, and the broker drops everything before offset 150 (as
+        // retention would).
+        TestKafka.produce(topic, 100, i -> TestRecord.value(json(100 + i)).withPartition(0));
+        try (var admin = TestKafka.admin()) {
+            admin.deleteRecords(
+                            Map.of(
+                                    new TopicPartition(topic, 0),
+                                    org.apache.kafka.clients.admin.RecordsToDelete.beforeOffset(
+                                            150)))
+                    .all()
+                    .get();
+        }
+        Pipeline second = new KafkaPipeline(yaml("deleted2", topic, group, table, "")).start();
+        awaitCount(table, 150, Duration.ofSeconds(60));
+        Thread.sleep(600);
+        second.drain();
+        PipelineResult r = second.awaitCompletion();
+        List<String> warnings = second.takeWarnings();
+
+        assertThat(r.stats().rowsWritten()).isEqualTo(50);
+        assertThat(warnings)
+                .singleElement()
+                .asString()
+                .contains(topic + "/0: offsets 100 to 149 were deleted by the broker")
+                .contains("reading from offset 150");
+        assertThat(TestServer.single("SELECT count() FROM " + table + " WHERE id >= 150"))
+                .isEqualTo(50);
     }
 }

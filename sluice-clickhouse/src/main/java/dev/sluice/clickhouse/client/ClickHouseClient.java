@@ -10,6 +10,11 @@ import java.util.function.Consumer;
  * A connection to ClickHouse over either transport: the native protocol ({@link NativeConnection})
  * or HTTP ({@code dev.sluice.clickhouse.http.HttpConnection}). Open one with {@link
  * #open(ConnectionConfig)}, which picks the transport from the URL's scheme.
+ *
+ * <p>Threads: a {@link NativeConnection} runs one operation at a time (a second thread fails fast
+ * with an {@link IllegalStateException}); an {@code HttpConnection} runs concurrent requests, each
+ * on its own socket. A {@link ConnectionPool} shares either between threads. {@link #cancel()} and
+ * {@link #close()} may come from any thread.
  */
 public interface ClickHouseClient extends BlockInserter {
 
@@ -25,6 +30,22 @@ public interface ClickHouseClient extends BlockInserter {
 
     default void execute(String sql, Map<String, String> settings) {
         query(sql, settings, b -> {});
+    }
+
+    /**
+     * A round trip that checks the server answers (a connection pool's health check). The default
+     * runs {@code SELECT 1}; the transports use their own cheaper probes.
+     */
+    default void ping() {
+        execute("SELECT 1");
+    }
+
+    /**
+     * Cancels what is in flight, from any thread; false when nothing was. The thread running it
+     * gets a {@link CancelledException}. See the transports for what cancelling means on the wire.
+     */
+    default boolean cancel() {
+        return false;
     }
 
     /** All rows of a query as lists of {@code Column.getObject} values (tests, small lookups). */

@@ -25,11 +25,14 @@ import java.util.function.Function;
  * Parameters: {@code compression} (lz4 | zstd | none, default lz4), {@code zstd_level} (default 3),
  * {@code secure} (TLS, default port 9440), {@code ssl_root_cert} (PEM file of trusted
  * certificates), {@code trust_store} and {@code trust_store_password} (PKCS12/JKS), {@code
- * ssl_insecure} (trust any certificate — an explicit switch for tests), {@code connect_timeout} and
- * {@code read_timeout} (e.g. {@code 10s}, {@code 500ms}), {@code password_env} (name of an
- * environment variable holding the password), {@code password_file} (a file whose first line is the
- * password), {@code client_name}. Any other parameter is a ClickHouse setting sent with every
- * query. Without a password in the URL, {@code CLICKHOUSE_PASSWORD} is used when set.
+ * ssl_insecure} (trust any certificate — an explicit switch for tests), {@code connect_timeout}
+ * (opening a connection: TCP connect, TLS and the handshake), {@code read_timeout} (one wait for
+ * the server's bytes), {@code write_timeout} (one blocked write: the server taking no data) and
+ * {@code operation_timeout} (each query or insert end to end; none by default), e.g. {@code 10s},
+ * {@code 500ms}, {@code 0} for no limit, {@code password_env} (name of an environment variable
+ * holding the password), {@code password_file} (a file whose first line is the password), {@code
+ * client_name}. Any other parameter is a ClickHouse setting sent with every query. Without a
+ * password in the URL, {@code CLICKHOUSE_PASSWORD} is used when set.
  *
  * <p>The password is never part of {@link #toString()} or of any message.
  */
@@ -62,6 +65,8 @@ public final class ConnectionConfig {
     private final Secret trustStorePassword;
     private final Duration connectTimeout;
     private final Duration readTimeout;
+    private final Duration writeTimeout;
+    private final Duration operationTimeout;
     private final String clientName;
     private final String httpContentEncoding;
     private final Map<String, String> settings;
@@ -82,6 +87,8 @@ public final class ConnectionConfig {
         this.trustStorePassword = b.trustStorePassword;
         this.connectTimeout = b.connectTimeout;
         this.readTimeout = b.readTimeout;
+        this.writeTimeout = b.writeTimeout;
+        this.operationTimeout = b.operationTimeout;
         this.clientName = b.clientName;
         this.httpContentEncoding = b.httpContentEncoding;
         this.settings = Collections.unmodifiableMap(new LinkedHashMap<>(b.settings));
@@ -211,6 +218,8 @@ public final class ConnectionConfig {
             case "trust_store_password" -> b.trustStorePassword(value);
             case "connect_timeout" -> b.connectTimeout(parseDuration(key, value));
             case "read_timeout", "socket_timeout" -> b.readTimeout(parseDuration(key, value));
+            case "write_timeout" -> b.writeTimeout(parseDuration(key, value));
+            case "operation_timeout" -> b.operationTimeout(parseDuration(key, value));
             case "client_name" -> b.clientName(value);
             case "http_compression", "content_encoding" -> b.httpContentEncoding(value);
             case "database" -> b.database(value);
@@ -339,6 +348,8 @@ public final class ConnectionConfig {
         b.trustStorePassword = trustStorePassword;
         b.connectTimeout = connectTimeout;
         b.readTimeout = readTimeout;
+        b.writeTimeout = writeTimeout;
+        b.operationTimeout = operationTimeout;
         b.clientName = clientName;
         b.httpContentEncoding = httpContentEncoding;
         b.settings.putAll(settings);
@@ -397,12 +408,35 @@ public final class ConnectionConfig {
         return trustStorePassword;
     }
 
+    /**
+     * Deadline for opening a connection: TCP connect, TLS handshake and the ClickHouse handshake.
+     */
     public Duration connectTimeout() {
         return connectTimeout;
     }
 
+    /** Longest wait for bytes from the server (each read); zero for none. */
     public Duration readTimeout() {
         return readTimeout;
+    }
+
+    /**
+     * Longest a single write may stay blocked because the server takes no data; zero for none.
+     * Enforced by closing the connection (Java's socket writes cannot time out by themselves).
+     */
+    public Duration writeTimeout() {
+        return writeTimeout;
+    }
+
+    /**
+     * Deadline of each operation from start to end: a query with all its result, an insert of a
+     * block up to the server's acknowledgement (for the streaming {@link Insert}: its start, each
+     * block sent and its finish, since the time between is the caller's). Zero (the default): none,
+     * only the read and write timeouts bound the waits. Opening a connection is bounded by {@link
+     * #connectTimeout()} instead.
+     */
+    public Duration operationTimeout() {
+        return operationTimeout;
     }
 
     public String clientName() {
@@ -463,6 +497,8 @@ public final class ConnectionConfig {
         private Secret trustStorePassword = Secret.of("");
         private Duration connectTimeout = Duration.ofSeconds(10);
         private Duration readTimeout = Duration.ofSeconds(300);
+        private Duration writeTimeout = Duration.ofSeconds(300);
+        private Duration operationTimeout = Duration.ZERO;
         private String clientName = "Sluice";
         private String httpContentEncoding;
         private final Map<String, String> settings = new LinkedHashMap<>();
@@ -547,13 +583,33 @@ public final class ConnectionConfig {
         }
 
         public Builder connectTimeout(Duration timeout) {
-            this.connectTimeout = timeout;
+            this.connectTimeout = requireTimeout("connect_timeout", timeout);
             return this;
         }
 
         public Builder readTimeout(Duration timeout) {
-            this.readTimeout = timeout;
+            this.readTimeout = requireTimeout("read_timeout", timeout);
             return this;
+        }
+
+        /** See {@link ConnectionConfig#writeTimeout()}; zero for none. */
+        public Builder writeTimeout(Duration timeout) {
+            this.writeTimeout = requireTimeout("write_timeout", timeout);
+            return this;
+        }
+
+        /** See {@link ConnectionConfig#operationTimeout()}; zero for none. */
+        public Builder operationTimeout(Duration timeout) {
+            this.operationTimeout = requireTimeout("operation_timeout", timeout);
+            return this;
+        }
+
+        private static Duration requireTimeout(String name, Duration timeout) {
+            if (timeout == null || timeout.isNegative()) {
+                throw new IllegalArgumentException(
+                        name + " must be zero (no limit) or positive, got " + timeout);
+            }
+            return timeout;
         }
 
         public Builder clientName(String name) {

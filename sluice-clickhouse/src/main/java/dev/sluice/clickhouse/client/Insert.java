@@ -27,8 +27,13 @@ import dev.sluice.clickhouse.protocol.TableColumns;
  *
  * <p>Rows are durable only once {@link #finish()} returns. Blocks already sent when an insert fails
  * or is closed without {@code finish()} may have been written by the server (each block is its own
- * insert there); closing an unfinished insert drops the connection, so nothing more is written. Not
- * thread-safe.
+ * insert there); closing an unfinished insert drops the connection, so nothing more is written.
+ *
+ * <p>Not thread-safe: fill it from one thread at a time (handing it over between threads needs the
+ * caller's own synchronization). Two threads sending blocks, flushing or finishing at once fail
+ * fast with an {@link IllegalStateException} rather than mixing their bytes on the wire. With an
+ * {@link ConnectionConfig#operationTimeout() operation timeout}, its start, each block sent and its
+ * finish each have that long; the time between them is the caller's.
  */
 public final class Insert implements AutoCloseable {
     private final NativeConnection connection;
@@ -163,9 +168,24 @@ public final class Insert implements AutoCloseable {
         block.truncate(completedRows);
     }
 
-    /** Sends the rows appended so far as one block (nothing when there are none). */
+    /**
+     * Sends the rows appended so far as one block, then checks for an error the server reported
+     * meanwhile (it fails an INSERT as soon as a block fails, long before {@link #finish()}): such
+     * an error is thrown here, even when there was nothing to send.
+     */
     public void flush() {
         checkOpen();
+        if (completedRows == 0 && block.column(0).rows() == 0) {
+            try {
+                connection.pollServerStep(context);
+            } catch (IllegalStateException e) {
+                throw e; // another thread is inside: this insert is still theirs to finish
+            } catch (RuntimeException e) {
+                done = true;
+                throw e;
+            }
+            return;
+        }
         send();
     }
 
@@ -181,8 +201,9 @@ public final class Insert implements AutoCloseable {
         }
         long bytes = block.dataBytes();
         try {
-            wireBytes += connection.sendData(block, context);
-            connection.pollServer(context);
+            wireBytes += connection.sendBlock(block, context, true);
+        } catch (IllegalStateException e) {
+            throw e; // another thread is inside: nothing was sent
         } catch (RuntimeException e) {
             done = true;
             throw e;
@@ -205,9 +226,13 @@ public final class Insert implements AutoCloseable {
         Progress p;
         try {
             p = connection.finishInsert(context);
-        } finally {
+        } catch (IllegalStateException e) {
+            throw e; // another thread is inside: nothing was sent
+        } catch (RuntimeException | Error e) {
             done = true;
+            throw e;
         }
+        done = true;
         connection.recycle(block);
         boolean hasWriteInfo =
                 connection.revision() >= ProtocolRevision.DBMS_MIN_REVISION_WITH_CLIENT_WRITE_INFO;
@@ -229,7 +254,9 @@ public final class Insert implements AutoCloseable {
         if (rows > 0) {
             long bytes = filled.dataBytes();
             try {
-                wireBytes += connection.sendData(filled, context);
+                wireBytes += connection.sendBlock(filled, context, false);
+            } catch (IllegalStateException e) {
+                throw e; // another thread is inside: nothing was sent
             } catch (RuntimeException e) {
                 done = true;
                 throw e;

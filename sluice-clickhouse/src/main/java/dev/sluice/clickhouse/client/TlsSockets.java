@@ -1,8 +1,8 @@
 package dev.sluice.clickhouse.client;
 
+import dev.sluice.clickhouse.net.GuardedSocket;
 import java.io.IOException;
 import java.io.InputStream;
-import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
@@ -16,6 +16,7 @@ import java.util.Locale;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLParameters;
 import javax.net.ssl.SSLSocket;
+import javax.net.ssl.SSLSocketFactory;
 import javax.net.ssl.TrustManager;
 import javax.net.ssl.TrustManagerFactory;
 import javax.net.ssl.X509TrustManager;
@@ -24,19 +25,23 @@ import javax.net.ssl.X509TrustManager;
 public final class TlsSockets {
     private TlsSockets() {}
 
-    static SSLSocket wrap(Socket plain, ConnectionConfig config) throws IOException {
-        SSLContext context = context(config);
-        SSLSocket tls =
-                (SSLSocket)
-                        context.getSocketFactory()
-                                .createSocket(plain, config.host(), config.port(), true);
-        SSLParameters params = tls.getSSLParameters();
-        if (!config.sslInsecure()) {
-            params.setEndpointIdentificationAlgorithm("HTTPS"); // check the host name
-        }
-        tls.setSSLParameters(params);
-        tls.startHandshake();
-        return tls;
+    /**
+     * TLS as the configuration asks, layered over a connected TCP socket with its handshake done;
+     * the context is built once, here, for every socket the layer opens.
+     */
+    public static GuardedSocket.Layer layer(ConnectionConfig config) throws IOException {
+        SSLSocketFactory factory = context(config).getSocketFactory();
+        return tcp -> {
+            SSLSocket tls =
+                    (SSLSocket) factory.createSocket(tcp, config.host(), config.port(), true);
+            SSLParameters params = tls.getSSLParameters();
+            if (!config.sslInsecure()) {
+                params.setEndpointIdentificationAlgorithm("HTTPS"); // check the host name
+            }
+            tls.setSSLParameters(params);
+            tls.startHandshake();
+            return tls;
+        };
     }
 
     /** The TLS context the configuration asks for (trust store, PEM roots, or insecure). */

@@ -2,13 +2,17 @@ package dev.sluice.clickhouse.http;
 
 import dev.sluice.clickhouse.block.Block;
 import dev.sluice.clickhouse.block.NativeBlockCodec;
+import dev.sluice.clickhouse.client.CancelledException;
 import dev.sluice.clickhouse.client.ClickHouseClient;
 import dev.sluice.clickhouse.client.ClickHouseException;
 import dev.sluice.clickhouse.client.ConnectionConfig;
 import dev.sluice.clickhouse.client.ConnectionException;
+import dev.sluice.clickhouse.client.InsertOutcomeUnknownException;
 import dev.sluice.clickhouse.client.InsertResult;
+import dev.sluice.clickhouse.client.InsertSettings;
 import dev.sluice.clickhouse.client.ProtocolException;
 import dev.sluice.clickhouse.client.QueryResult;
+import dev.sluice.clickhouse.client.ServerException;
 import dev.sluice.clickhouse.client.ServerInfo;
 import dev.sluice.clickhouse.client.TlsSockets;
 import dev.sluice.clickhouse.compress.CompressionMethod;
@@ -17,15 +21,17 @@ import dev.sluice.clickhouse.format.Formats;
 import dev.sluice.clickhouse.io.WireException;
 import dev.sluice.clickhouse.io.WireInput;
 import dev.sluice.clickhouse.io.WireOutput;
+import dev.sluice.clickhouse.net.GuardedSocket;
+import dev.sluice.clickhouse.net.SocketAbortedException;
 import dev.sluice.clickhouse.protocol.Progress;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.net.HttpURLConnection;
 import java.net.SocketTimeoutException;
-import java.net.URI;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -33,9 +39,9 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.function.Consumer;
-import javax.net.ssl.HttpsURLConnection;
-import javax.net.ssl.SSLSocketFactory;
 
 /**
  * ClickHouse over its HTTP interface: for proxies and load balancers in front of the server, and
@@ -46,39 +52,46 @@ import javax.net.ssl.SSLSocketFactory;
  * by default) or, when {@code http_compression} is set, a {@code Content-Encoding} stream.
  * Credentials travel in the {@code X-ClickHouse-User}/{@code X-ClickHouse-Key} headers, never in
  * the URL. {@code wait_end_of_query=1} makes the server report errors as status codes. Native over
- * HTTP uses the revision-0 block layout (no BlockInfo).
+ * HTTP uses the revision-0 block layout (no BlockInfo). Results are read uncompressed, because
+ * 18.16 returns empty bodies for {@code compress=1}.
  *
- * <p>Keep-alive connections are pooled by the JDK's HTTP client. Results are read uncompressed,
- * because 18.16 returns empty bodies for {@code compress=1}.
+ * <p><b>Threads.</b> Thread-safe: every request runs on a socket of its own (kept alive between
+ * requests), so several threads may insert and query through one {@code HttpConnection} at once;
+ * compression contexts are per request.
+ *
+ * <p><b>Deadlines.</b> Each request, from taking a socket to the end of the response, is bounded by
+ * {@link ConnectionConfig#operationTimeout()}; opening a socket (TCP and TLS) by {@link
+ * ConnectionConfig#connectTimeout()}, each read by the read timeout, each write by the write
+ * timeout. A deadline that passes closes that request's socket; the request fails with a {@link
+ * ConnectionException} naming it. {@link #cancel()} ends every request in flight.
  */
 public final class HttpConnection implements ClickHouseClient {
     /** How much of a broken result body is kept to look for an appended exception. */
     private static final int TAIL_BYTES = 64 << 10;
 
+    /** How long to wait for the server's explanation after it stopped reading a request body. */
+    private static final Duration EARLY_ANSWER_WAIT = Duration.ofSeconds(2);
+
+    private static final int MAX_POOLED_ENCODERS = 8;
+
     private final ConnectionConfig config;
-    private final String base;
-    private final SSLSocketFactory tls;
-    private final FrameEncoder encoder;
+    private final GuardedSocket.Layer tls;
     private final ContentEncoding contentEncoding;
+    private final boolean frames;
+    private final IdleSockets idle = new IdleSockets();
+    private final ConcurrentLinkedDeque<FrameEncoder> encoders = new ConcurrentLinkedDeque<>();
+    private final Set<InFlight> inFlight = ConcurrentHashMap.newKeySet();
 
     private final ServerInfo server;
     private final Set<String> inputFormats;
-    private boolean closed;
+    private volatile boolean closed;
 
     private HttpConnection(ConnectionConfig config) throws IOException {
         this.config = config;
-        this.base =
-                (config.secure() ? "https://" : "http://")
-                        + (config.host().contains(":") ? "[" + config.host() + "]" : config.host())
-                        + ":"
-                        + config.port()
-                        + "/";
-        this.tls = config.secure() ? TlsSockets.context(config).getSocketFactory() : null;
+        this.tls = config.secure() ? TlsSockets.layer(config) : null;
         this.contentEncoding = ContentEncoding.parse(config.httpContentEncoding());
-        this.encoder =
-                contentEncoding == null && config.compression() != CompressionMethod.NONE
-                        ? new FrameEncoder(config.compression(), config.zstdLevel())
-                        : null;
+        this.frames = contentEncoding == null && config.compression() != CompressionMethod.NONE;
+        // The "handshake" of HTTP: what the server is, under the open deadline.
         this.server = discoverServer();
         this.inputFormats = discoverInputFormats();
         if (contentEncoding != null) {
@@ -101,7 +114,7 @@ public final class HttpConnection implements ClickHouseClient {
     }
 
     private ServerInfo discoverServer() {
-        List<List<Object>> rows = queryRows("SELECT version(), timezone()");
+        List<List<Object>> rows = rows("SELECT version(), timezone()", config.connectTimeout());
         String version = (String) rows.get(0).get(0);
         String[] parts = version.split("\\.");
         int major = parts.length > 0 ? parseInt(parts[0]) : 0;
@@ -120,13 +133,34 @@ public final class HttpConnection implements ClickHouseClient {
     private Set<String> discoverInputFormats() {
         try {
             Set<String> names = new TreeSet<>();
-            for (List<Object> row : queryRows("SELECT name FROM system.formats WHERE is_input")) {
+            for (List<Object> row :
+                    rows(
+                            "SELECT name FROM system.formats WHERE is_input",
+                            config.connectTimeout())) {
                 names.add((String) row.get(0));
             }
             return Collections.unmodifiableSet(names);
-        } catch (dev.sluice.clickhouse.client.ServerException e) {
+        } catch (ServerException e) {
             return Formats.inputFormatsOf(server.versionMajor(), server.versionMinor());
         }
+    }
+
+    private List<List<Object>> rows(String sql, Duration deadline) {
+        List<List<Object>> rows = new ArrayList<>();
+        query(
+                sql,
+                Map.of(),
+                b -> {
+                    for (int r = 0; r < b.rows(); r++) {
+                        List<Object> row = new ArrayList<>(b.columnCount());
+                        for (int c = 0; c < b.columnCount(); c++) {
+                            row.add(b.column(c).getObject(r));
+                        }
+                        rows.add(row);
+                    }
+                },
+                deadline);
+        return rows;
     }
 
     /** The input formats the server reads, by their exact names. */
@@ -146,18 +180,19 @@ public final class HttpConnection implements ClickHouseClient {
      * Sends {@code SELECT 1} with the configured Content-Encoding: servers refuse what they lack.
      */
     private void checkContentEncodingAccepted() throws IOException {
+        String header = contentEncoding.headerValue();
+        byte[] empty = contentEncoding.encode(new byte[0]);
+        Request r = new Request("check Content-Encoding " + header, null, config.connectTimeout());
+        r.params.put("query", "SELECT 1 FORMAT TabSeparated");
+        r.headers.put("Content-Encoding", header);
         try {
-            Request r = new Request("SELECT 1 FORMAT TabSeparated", Map.of(), null);
-            r.headers.put("Content-Encoding", contentEncoding.headerValue());
-            byte[] empty = contentEncoding.encode(new byte[0]);
-            r.send(os -> os.write(empty));
-            r.readAll("check Content-Encoding " + contentEncoding.headerValue());
-        } catch (dev.sluice.clickhouse.client.ServerException e) {
+            r.run(empty, null, HttpConnection::discard);
+        } catch (ServerException e) {
             throw new ClickHouseException(
                     "the server at "
                             + config.address()
                             + " does not accept Content-Encoding "
-                            + contentEncoding.headerValue()
+                            + header
                             + " ("
                             + e.getMessage()
                             + "); use gzip or deflate, or ClickHouse frames (compression=lz4)",
@@ -212,57 +247,117 @@ public final class HttpConnection implements ClickHouseClient {
             sql.append(i > 0 ? ", " : "").append(quoteIdentifier(block.column(i).name()));
         }
         sql.append(") FORMAT ").append(format.clickHouseName());
-        Map<String, String> params = new LinkedHashMap<>(settings);
-        params.put("wait_end_of_query", "1");
-        Request r = new Request(sql.toString(), params, id);
-        if (encoder != null) {
+        String context = "INSERT INTO " + table + " over HTTP";
+        Request r = new Request(context, id, config.operationTimeout());
+        r.insert = true;
+        r.params.put("query", sql.toString());
+        r.params.putAll(InsertSettings.durable(server, config.settings(), settings));
+        r.params.put("wait_end_of_query", "1");
+        if (frames) {
             r.params.put("decompress", "1");
         } else if (contentEncoding != null) {
             r.headers.put("Content-Encoding", contentEncoding.headerValue());
         }
         long[] counts = new long[2];
-        String context = "INSERT INTO " + table + " over HTTP";
-        r.send(
-                raw -> {
-                    CountingStream wire = new CountingStream(raw);
-                    OutputStream body = contentEncoding != null ? contentEncoding.wrap(wire) : wire;
-                    WireOutput direct =
-                            new WireOutput(1 << 20, (b, off, len) -> write(body, b, off, len));
-                    WireOutput data =
-                            encoder != null
-                                    ? new WireOutput(
-                                            FrameEncoder.MAX_FRAME_INPUT, encoder.drainInto(direct))
-                                    : direct;
-                    format.write(block, data);
-                    counts[0] = data.totalWritten();
-                    data.flush();
-                    direct.flush();
-                    if (body != wire) {
-                        body.close(); // finishes the Content-Encoding stream
-                    }
-                    counts[1] = wire.count;
-                });
-        r.readAll(context);
+        FrameEncoder encoder = frames ? takeEncoder() : null;
+        try {
+            runInsert(r, id, encoder, format, block, counts);
+        } finally {
+            if (encoder != null) {
+                giveEncoder(encoder);
+            }
+        }
         return new InsertResult(
                 id, block.rows(), 1, counts[0], counts[1], -1, -1, System.nanoTime() - started);
     }
 
+    /**
+     * Sends the INSERT and reads its answer. A connection failure once the request went out is an
+     * unknown outcome: the server may have read the whole body and written it (or may still be
+     * doing so) — only the server can say.
+     */
+    private void runInsert(
+            Request r,
+            String id,
+            FrameEncoder encoder,
+            InputFormat format,
+            Block block,
+            long[] counts) {
+        try {
+            r.run(
+                    null,
+                    raw -> {
+                        CountingStream wire = new CountingStream(raw);
+                        OutputStream body =
+                                contentEncoding != null ? contentEncoding.wrap(wire) : wire;
+                        WireOutput direct =
+                                new WireOutput(1 << 20, (b, off, len) -> write(body, b, off, len));
+                        WireOutput data =
+                                encoder != null
+                                        ? new WireOutput(
+                                                FrameEncoder.MAX_FRAME_INPUT,
+                                                encoder.drainInto(direct))
+                                        : direct;
+                        format.write(block, data);
+                        counts[0] = data.totalWritten();
+                        data.flush();
+                        direct.flush();
+                        if (body != wire) {
+                            body.close(); // finishes the Content-Encoding stream
+                        }
+                        counts[1] = wire.count;
+                    },
+                    HttpConnection::discard);
+        } catch (InsertOutcomeUnknownException e) {
+            throw e;
+        } catch (ConnectionException e) {
+            if (r.sent) {
+                throw new InsertOutcomeUnknownException(id, e);
+            }
+            throw e;
+        }
+    }
+
+    /**
+     * Compression contexts are per request: a ZSTD context is native state that two threads must
+     * never share. Idle ones are kept for the next insert (creating a ZSTD context is not free).
+     */
+    private FrameEncoder takeEncoder() {
+        FrameEncoder e = encoders.pollFirst();
+        return e != null ? e : new FrameEncoder(config.compression(), config.zstdLevel());
+    }
+
+    private void giveEncoder(FrameEncoder e) {
+        if (closed || encoders.size() >= MAX_POOLED_ENCODERS) {
+            e.close();
+            return;
+        }
+        encoders.addFirst(e);
+        if (closed && encoders.remove(e)) {
+            e.close(); // closed meanwhile: close() may have drained the deque before we added
+        }
+    }
+
     @Override
     public QueryResult query(String sql, Map<String, String> settings, Consumer<Block> onBlock) {
+        return query(sql, settings, onBlock, config.operationTimeout());
+    }
+
+    private QueryResult query(
+            String sql, Map<String, String> settings, Consumer<Block> onBlock, Duration deadline) {
         checkOpen();
         String id = UUID.randomUUID().toString();
-        Map<String, String> params = new LinkedHashMap<>(settings);
+        String context = "query " + abbreviate(sql) + " over HTTP";
+        Request r = new Request(context, id, deadline);
+        r.params.putAll(settings);
         // Buffer the result on the server: errors become status codes instead of a body that
         // breaks off in the middle of a block.
-        params.putIfAbsent("wait_end_of_query", "1");
-        Request r = new Request(null, params, id);
-        String body = sql.strip() + "\nFORMAT Native";
-        byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
-        r.send(os -> os.write(bytes));
-        String context = "query " + abbreviate(sql) + " over HTTP";
+        r.params.putIfAbsent("wait_end_of_query", "1");
+        byte[] body = (sql.strip() + "\nFORMAT Native").getBytes(StandardCharsets.UTF_8);
         long[] rows = new long[2];
-        r.readBody(
-                context,
+        r.run(
+                body,
+                null,
                 in -> {
                     TailRecordingInputStream tail = new TailRecordingInputStream(in, TAIL_BYTES);
                     try {
@@ -276,9 +371,14 @@ public final class HttpConnection implements ClickHouseClient {
                             }
                         }
                     } catch (WireException broken) {
+                        if (broken.getCause() != null
+                                && broken.getCause().getCause() instanceof IOException io
+                                && !(io instanceof java.io.EOFException)) {
+                            throw broken; // the socket failed: not an appended exception
+                        }
                         // With wait_end_of_query=0 (or a result larger than the server buffers)
                         // a failure after the first bytes can only be appended to the body.
-                        dev.sluice.clickhouse.client.ServerException appended =
+                        ServerException appended =
                                 HttpErrors.fromBodyTail(tail.tailAndRest(TAIL_BYTES), context);
                         if (appended != null) {
                             appended.addSuppressed(broken);
@@ -290,6 +390,90 @@ public final class HttpConnection implements ClickHouseClient {
         return new QueryResult(id, rows[0], rows[1], Progress.ZERO, null);
     }
 
+    /**
+     * Runs a statement as written, without the {@code FORMAT} clause {@link #query} adds: some
+     * statements take none ({@code SYSTEM FLUSH LOGS} is a syntax error with one on 18.16).
+     */
+    @Override
+    public void execute(String sql, Map<String, String> settings) {
+        checkOpen();
+        String context = "statement " + abbreviate(sql) + " over HTTP";
+        Request r = new Request(context, UUID.randomUUID().toString(), config.operationTimeout());
+        r.params.putAll(settings);
+        r.params.putIfAbsent("wait_end_of_query", "1");
+        r.run(sql.strip().getBytes(StandardCharsets.UTF_8), null, HttpConnection::discard);
+    }
+
+    @Override
+    public void execute(String sql) {
+        execute(sql, Map.of());
+    }
+
+    /** {@code GET /ping}: a round trip that runs no query. */
+    @Override
+    public void ping() {
+        checkOpen();
+        Request r = new Request("ping over HTTP", null, config.operationTimeout());
+        r.method = "GET";
+        r.path = "/ping";
+        r.params.clear();
+        r.run(new byte[0], null, HttpConnection::discard);
+    }
+
+    /**
+     * Ends every request in flight, from any thread: each one's socket is closed (an INSERT whose
+     * body was not complete is then aborted by the server) and its thread gets a {@link
+     * CancelledException}; a request the server may already be running is killed with {@code KILL
+     * QUERY} by its query id. Returns false when nothing was in flight.
+     *
+     * @throws ClickHouseException when a {@code KILL QUERY} failed: that query may run on until it
+     *     ends by itself
+     */
+    @Override
+    public boolean cancel() {
+        List<InFlight> now = List.copyOf(inFlight);
+        if (now.isEmpty()) {
+            return false;
+        }
+        String by = Thread.currentThread().getName();
+        for (InFlight f : now) {
+            f.cancel(by);
+        }
+        ClickHouseException killFailed = null;
+        for (InFlight f : now) {
+            if (f.queryId != null && f.bodySent) {
+                try {
+                    kill(f.queryId);
+                } catch (ClickHouseException e) {
+                    if (killFailed == null) {
+                        killFailed =
+                                new ClickHouseException(
+                                        "cancelled, but KILL QUERY for "
+                                                + f.context
+                                                + " (query id "
+                                                + f.queryId
+                                                + ") failed; it may run on: "
+                                                + e.getMessage(),
+                                        e);
+                    } else {
+                        killFailed.addSuppressed(e);
+                    }
+                }
+            }
+        }
+        if (killFailed != null) {
+            throw killFailed;
+        }
+        return true;
+    }
+
+    private void kill(String queryId) {
+        String quoted = "'" + queryId.replace("\\", "\\\\").replace("'", "\\'") + "'";
+        Request r = new Request("KILL QUERY " + quoted, null, config.connectTimeout());
+        r.params.put("query", "KILL QUERY WHERE query_id = " + quoted + " ASYNC");
+        r.run(new byte[0], null, HttpConnection::discard);
+    }
+
     private void checkOpen() {
         if (closed) {
             throw new IllegalStateException(
@@ -297,11 +481,14 @@ public final class HttpConnection implements ClickHouseClient {
         }
     }
 
+    /** Closes idle sockets and compression contexts; requests still running finish first. */
     @Override
     public void close() {
         closed = true;
-        if (encoder != null) {
-            encoder.close();
+        idle.closeAll();
+        FrameEncoder e;
+        while ((e = encoders.pollFirst()) != null) {
+            e.close();
         }
     }
 
@@ -317,32 +504,69 @@ public final class HttpConnection implements ClickHouseClient {
         void read(InputStream in) throws IOException;
     }
 
-    private final class Request {
-        final String query;
-        final Map<String, String> params;
-        final Map<String, String> headers = new LinkedHashMap<>();
-        HttpURLConnection connection;
+    private static void discard(InputStream in) throws IOException {
+        in.transferTo(OutputStream.nullOutputStream());
+    }
 
-        Request(String query, Map<String, String> perQuery, String queryId) {
-            this.query = query;
-            this.params = new LinkedHashMap<>();
+    /** A request running, for {@link #cancel()}. */
+    private static final class InFlight {
+        final String context;
+        final String queryId;
+        volatile GuardedSocket socket;
+        volatile boolean bodySent;
+        volatile String cancelledBy;
+
+        InFlight(String context, String queryId) {
+            this.context = context;
+            this.queryId = queryId;
+        }
+
+        void cancel(String by) {
+            cancelledBy = by;
+            GuardedSocket s = socket;
+            if (s != null) {
+                s.abort(context + ": cancelled by thread '" + by + "'");
+            }
+        }
+
+        void attach(GuardedSocket s) {
+            socket = s;
+            String by = cancelledBy;
+            if (by != null) {
+                s.abort(context + ": cancelled by thread '" + by + "'");
+            }
+        }
+    }
+
+    private final class Request {
+        final String context;
+        final String queryId;
+        final Duration deadline;
+        final Map<String, String> params = new LinkedHashMap<>();
+        final Map<String, String> headers = new LinkedHashMap<>();
+        String method = "POST";
+        String path = "/";
+        boolean insert;
+
+        /** The request started to go out on a connected socket: it may have reached the server. */
+        volatile boolean sent;
+
+        Request(String context, String queryId, Duration deadline) {
+            this.context = context;
+            this.queryId = queryId;
+            this.deadline = deadline;
             params.put("database", config.database());
             if (queryId != null) {
                 params.put("query_id", queryId);
             }
             params.putAll(config.settings());
-            params.putAll(perQuery);
         }
 
-        String url() {
-            StringBuilder sb = new StringBuilder(base).append('?');
+        String target() {
+            StringBuilder sb = new StringBuilder(path);
             boolean first = true;
-            if (query != null) {
-                sb.append("query=").append(URLEncoder.encode(query, StandardCharsets.UTF_8));
-                first = false;
-            }
             for (Map.Entry<String, String> e : params.entrySet()) {
-                sb.append(first ? "" : "&")
+                sb.append(first ? '?' : '&')
                         .append(URLEncoder.encode(e.getKey(), StandardCharsets.UTF_8))
                         .append('=')
                         .append(URLEncoder.encode(e.getValue(), StandardCharsets.UTF_8));
@@ -351,107 +575,232 @@ public final class HttpConnection implements ClickHouseClient {
             return sb.toString();
         }
 
-        void send(BodyWriter body) {
+        Map<String, String> allHeaders() {
+            Map<String, String> all = new LinkedHashMap<>();
+            all.put("Host", config.address());
+            all.put("X-ClickHouse-User", config.user());
+            if (!config.password().isEmpty()) {
+                all.put("X-ClickHouse-Key", config.password().reveal());
+            }
+            all.put("Content-Type", "application/octet-stream");
+            all.putAll(headers);
+            return all;
+        }
+
+        /**
+         * Sends the request — {@code fixed} bytes, or a chunked body from {@code streamed} — and
+         * hands a 200 response's body to {@code reader}; any other status is the server's error. A
+         * request with a fixed body that failed on a reused keep-alive socket before any answer is
+         * sent again once on a fresh socket (the server closed the idle one as we picked it).
+         */
+        void run(byte[] fixed, BodyWriter streamed, BodyReader reader) {
+            InFlight f = new InFlight(context, queryId);
+            inFlight.add(f);
             try {
-                connection = (HttpURLConnection) URI.create(url()).toURL().openConnection();
-                if (connection instanceof HttpsURLConnection https) {
-                    https.setSSLSocketFactory(tls);
-                    if (config.sslInsecure()) {
-                        https.setHostnameVerifier((host, session) -> true);
+                for (int attempt = 1; ; attempt++) {
+                    GuardedSocket s = idle.take();
+                    boolean reused = s != null;
+                    if (s == null) {
+                        s = connect();
+                    }
+                    try {
+                        attempt(s, f, fixed, streamed, reader);
+                        return;
+                    } catch (RetryOnFreshSocket retry) {
+                        if (!reused || fixed == null || attempt > 1) {
+                            throw retry.failure;
+                        }
                     }
                 }
-                connection.setConnectTimeout((int) config.connectTimeout().toMillis());
-                connection.setReadTimeout((int) config.readTimeout().toMillis());
-                connection.setRequestMethod("POST");
-                connection.setDoOutput(true);
-                connection.setChunkedStreamingMode(1 << 16);
-                connection.setRequestProperty("X-ClickHouse-User", config.user());
-                if (!config.password().isEmpty()) {
-                    connection.setRequestProperty("X-ClickHouse-Key", config.password().reveal());
-                }
-                connection.setRequestProperty("Content-Type", "application/octet-stream");
-                headers.forEach(connection::setRequestProperty);
-                try (OutputStream os = connection.getOutputStream()) {
-                    body.write(os);
-                }
-            } catch (IOException | WireException e) {
-                // The server may have answered early (an unknown table) and closed the stream:
-                // prefer its explanation.
-                dev.sluice.clickhouse.client.ServerException answered = earlyAnswer();
-                if (answered != null) {
-                    throw answered;
-                }
-                throw connectionError("request to", e);
+            } finally {
+                inFlight.remove(f);
             }
         }
 
-        private dev.sluice.clickhouse.client.ServerException earlyAnswer() {
+        private GuardedSocket connect() {
             try {
-                int status = connection.getResponseCode();
-                if (status != 200) {
-                    return errorFrom(status, "request");
-                }
-            } catch (IOException | RuntimeException ignored) {
-                // no answer either
+                GuardedSocket s =
+                        GuardedSocket.connect(
+                                config.host(),
+                                config.port(),
+                                new GuardedSocket.Timeouts(
+                                        config.connectTimeout(),
+                                        config.readTimeout(),
+                                        config.writeTimeout()),
+                                tls);
+                s.endOperation(); // open deadline: TCP and TLS only
+                return s;
+            } catch (IOException e) {
+                throw new ConnectionException(
+                        context
+                                + ": cannot connect to ClickHouse at "
+                                + config.address()
+                                + ": "
+                                + describe(e),
+                        e);
             }
-            return null;
         }
 
-        void readAll(String context) {
-            readBody(context, in -> in.transferTo(OutputStream.nullOutputStream()));
-        }
-
-        void readBody(String context, BodyReader reader) {
+        private void attempt(
+                GuardedSocket s, InFlight f, byte[] fixed, BodyWriter streamed, BodyReader reader) {
+            f.attach(s);
+            s.beginOperation(
+                    deadline,
+                    "not finished within " + deadline.toMillis() + " ms (operation_timeout)");
+            HttpExchange x = new HttpExchange(s);
+            boolean keep = false;
             try {
-                int status = connection.getResponseCode();
-                if (status != 200) {
-                    throw errorFrom(status, context);
+                HttpResponse response;
+                try {
+                    sent = true;
+                    x.sendHead(method, target(), allHeaders(), fixed);
+                    if (streamed != null) {
+                        try (OutputStream body = x.chunkedBody()) {
+                            streamed.write(body);
+                        }
+                    }
+                    f.bodySent = true;
+                    response = x.readResponse();
+                } catch (IOException | WireException sendFailure) {
+                    // The server may have answered early (an unknown table, a failing block) and
+                    // stopped reading: prefer its explanation to the broken pipe.
+                    response = earlyAnswer(x, s, f);
+                    if (response == null || response.status() == 200) {
+                        // No explanation; and a success for a body that did not go out whole
+                        // cannot be trusted.
+                        throw failure(s, f, x, sendFailure);
+                    }
                 }
-                try (InputStream in = connection.getInputStream()) {
-                    reader.read(in);
+                if (response.status() != 200) {
+                    throw errorFrom(response);
                 }
+                reader.read(response.body());
+                discard(response.body());
+                keep = x.cleanEnd() && response.keepAliveMillis() > 0;
+                s.endOperation();
+                if (keep) {
+                    idle.give(s, response.keepAliveMillis());
+                }
+            } catch (IOException e) {
+                throw failure(s, f, x, e);
             } catch (WireException e) {
+                if (s.abortReason() != null || f.cancelledBy != null || ioCause(e)) {
+                    throw failure(s, f, x, e);
+                }
                 throw new ProtocolException(
                         context
                                 + ": the response is not what was asked for ("
                                 + e.getMessage()
                                 + ")",
                         e);
-            } catch (IOException e) {
-                throw connectionError(context + " at", e);
+            } finally {
+                if (!keep) {
+                    s.close();
+                }
             }
         }
 
-        private dev.sluice.clickhouse.client.ServerException errorFrom(int status, String context)
-                throws IOException {
-            String text = "";
-            InputStream err = connection.getErrorStream();
-            if (err != null) {
-                try (err) {
-                    text = new String(err.readNBytes(64 << 10), StandardCharsets.UTF_8).strip();
-                }
+        /** The response the server sent before (or instead of) reading the whole body, if any. */
+        private HttpResponse earlyAnswer(HttpExchange x, GuardedSocket s, InFlight f) {
+            if (s.abortReason() != null || f.cancelledBy != null) {
+                return null;
             }
+            try {
+                s.setReadTimeout(EARLY_ANSWER_WAIT);
+                return x.readResponse();
+            } catch (IOException | RuntimeException e) {
+                return null;
+            }
+        }
+
+        private ServerException errorFrom(HttpResponse response) throws IOException {
+            byte[] text = response.body().readNBytes(64 << 10);
             return HttpErrors.parse(
-                    status,
-                    connection.getHeaderField("X-ClickHouse-Exception-Code"),
-                    text,
+                    response.status(),
+                    response.header("X-ClickHouse-Exception-Code"),
+                    new String(text, StandardCharsets.UTF_8).strip(),
                     context);
         }
 
-        private ClickHouseException connectionError(String what, Exception e) {
-            Throwable cause = e.getCause() != null ? e.getCause() : e;
-            if (e instanceof SocketTimeoutException || cause instanceof SocketTimeoutException) {
+        private RuntimeException failure(GuardedSocket s, InFlight f, HttpExchange x, Exception e) {
+            s.abort("failed"); // nothing more of this exchange may be read or written
+            if (f.cancelledBy != null) {
+                return new CancelledException(
+                        context
+                                + ": cancelled by thread '"
+                                + f.cancelledBy
+                                + "'"
+                                + (insert
+                                        ? "; the server aborts the INSERT unless its body was"
+                                                + " complete (then KILL QUERY stops it; blocks"
+                                                + " already read may have been written)"
+                                        : ""),
+                        true,
+                        e);
+            }
+            String aborted = abortReasonIn(e);
+            if (aborted != null) {
                 return new ConnectionException(
-                        what
-                                + " "
+                        context
+                                + ": "
+                                + aborted
+                                + "; the request to "
                                 + config.address()
-                                + ": no answer within "
+                                + " is abandoned",
+                        e);
+            }
+            if (!x.responseStarted()) {
+                RetryOnFreshSocket retry = new RetryOnFreshSocket(connectionError(e));
+                return retry;
+            }
+            return connectionError(e);
+        }
+
+        private ConnectionException connectionError(Exception e) {
+            Throwable cause = e.getCause() != null ? e.getCause() : e;
+            if (e instanceof SocketTimeoutException
+                    || cause instanceof SocketTimeoutException
+                    || cause.getCause() instanceof SocketTimeoutException) {
+                return new ConnectionException(
+                        context
+                                + ": no answer from "
+                                + config.address()
+                                + " within "
                                 + config.readTimeout().toMillis()
-                                + " ms",
+                                + " ms (read_timeout)",
                         e);
             }
             return new ConnectionException(
-                    what + " " + config.address() + " failed: " + e.getMessage(), e);
+                    context + ": request to " + config.address() + " failed: " + e.getMessage(), e);
+        }
+    }
+
+    /** Whether a wire failure came from the socket (not from bytes that make no sense). */
+    private static boolean ioCause(WireException e) {
+        return e.getCause() != null && e.getCause().getCause() instanceof IOException;
+    }
+
+    /** The abort reason a deadline or cancel left in a failure's causes, or null. */
+    private static String abortReasonIn(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof SocketAbortedException a && !"failed".equals(a.getMessage())) {
+                return a.getMessage();
+            }
+        }
+        return null;
+    }
+
+    /**
+     * A failure before any byte of the answer, which a request with a fixed body may retry on a
+     * fresh socket; otherwise its {@link #failure} is what the caller gets.
+     */
+    private static final class RetryOnFreshSocket extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+        final transient ConnectionException failure;
+
+        RetryOnFreshSocket(ConnectionException failure) {
+            super(failure.getMessage(), failure, false, false);
+            this.failure = failure;
         }
     }
 
@@ -504,6 +853,11 @@ public final class HttpConnection implements ClickHouseClient {
 
     /** For tests: the URL of a request, to check that no credential ends up in it. */
     String urlFor(String query, Map<String, String> settings) {
-        return new Request(query, settings, null).url();
+        Request r = new Request("test", null, Duration.ZERO);
+        if (query != null) {
+            r.params.put("query", query);
+        }
+        r.params.putAll(settings);
+        return (config.secure() ? "https://" : "http://") + config.address() + r.target();
     }
 }

@@ -79,15 +79,17 @@ final class HttpErrors {
             message = message.substring("DB::Exception: ".length());
         }
         message = message.replaceFirst(",? e\\.what\\(\\) = DB::Exception.*$", "").strip();
+        boolean auth = status == 401 || status == 403;
         if (message.isEmpty()) {
-            // A 401 answer to a streamed request reaches us without its body (the JDK client
-            // drops it): the status is all there is to say.
+            // A proxy may answer with the status alone: it is all there is to say.
             message =
-                    status == 401 || status == 403
+                    auth
                             ? "authentication failed: wrong user name or password (HTTP "
                                     + status
                                     + ")"
                             : "HTTP status " + status + " with an empty body";
+        } else if (auth) {
+            message = "authentication failed: " + message;
         }
         return new ServerException(
                 new ServerExceptionInfo(code, name, message, "", null),

@@ -100,6 +100,11 @@ final class KeyColumns {
         return parts.length;
     }
 
+    /** The type of key part {@code i}. */
+    ValueType type(int i) {
+        return parts[i].type();
+    }
+
     ValueVector part(int i) {
         return values[i];
     }

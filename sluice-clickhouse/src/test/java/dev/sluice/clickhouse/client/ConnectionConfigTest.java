@@ -31,6 +31,31 @@ class ConnectionConfigTest {
         assertThat(c.secure()).isFalse();
         assertThat(c.connectTimeout()).isEqualTo(Duration.ofSeconds(10));
         assertThat(c.readTimeout()).isEqualTo(Duration.ofSeconds(300));
+        assertThat(c.writeTimeout()).isEqualTo(Duration.ofSeconds(300));
+        assertThat(c.operationTimeout()).isEqualTo(Duration.ZERO);
+    }
+
+    @Test
+    void writeAndOperationTimeouts() {
+        ConnectionConfig c =
+                parse("http://h/?write_timeout=15s&operation_timeout=2m&connect_timeout=0");
+        assertThat(c.writeTimeout()).isEqualTo(Duration.ofSeconds(15));
+        assertThat(c.operationTimeout()).isEqualTo(Duration.ofMinutes(2));
+        assertThat(c.connectTimeout()).isZero();
+        assertThat(c.settings()).isEmpty(); // not passed on as ClickHouse settings
+        ConnectionConfig copy = c.toBuilder().build();
+        assertThat(copy.writeTimeout()).isEqualTo(Duration.ofSeconds(15));
+        assertThat(copy.operationTimeout()).isEqualTo(Duration.ofMinutes(2));
+        assertThatThrownBy(() -> parse("clickhouse://h?operation_timeout=-5s"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("operation_timeout");
+        assertThatThrownBy(() -> parse("clickhouse://h?write_timeout=later"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("write_timeout");
+        assertThatThrownBy(
+                        () -> ConnectionConfig.builder().operationTimeout(Duration.ofSeconds(-1)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("operation_timeout must be zero (no limit) or positive, got PT-1S");
     }
 
     @Test

@@ -4,50 +4,54 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.URISyntaxException;
+import java.net.URL;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import org.junit.jupiter.api.Assumptions;
 
 /**
- * Finds the shared golden test data ({@code shared/golden}, outside the repository) by walking up
- * from the working directory; Maven runs tests in the module directory. When it is absent the
- * calling test is skipped, unless {@code SLUICE_REQUIRE_GOLDEN=1} turns the absence into a failure
- * (CI, where a silent skip would hide a broken checkout).
+ * The golden test vectors, from the test classpath ({@code src/test/resources/golden}; provenance
+ * and licences in its README). A missing file fails the calling test: a plain clone holds every
+ * vector, so there is nothing to skip.
  */
 public final class GoldenData {
+    private static final String ROOT = "/golden/";
 
     private GoldenData() {}
 
-    /** The {@code shared/golden} directory, or aborts (or fails) the calling test. */
-    public static Path root() {
-        Path start = Path.of("").toAbsolutePath();
-        for (Path p = start; p != null; p = p.getParent()) {
-            Path candidate = p.resolve("shared").resolve("golden");
-            if (Files.isDirectory(candidate)) {
-                return candidate;
-            }
-        }
-        String message = "golden data shared/golden not found in " + start + " or its parents";
-        if ("1".equals(System.getenv("SLUICE_REQUIRE_GOLDEN"))) {
-            return fail(message + " (required because SLUICE_REQUIRE_GOLDEN=1)");
-        }
-        return Assumptions.abort(
-                message + "; skipping (set SLUICE_REQUIRE_GOLDEN=1 to fail instead)");
-    }
-
-    /** {@code shared/golden/<relative>}; it must exist once the root was found. */
+    /**
+     * {@code golden/<relative>} as a path (a file or a folder); fails when it is missing. Tests run
+     * from {@code target/test-classes}, a folder, so the resource is a file there.
+     */
     public static Path path(String relative) {
-        Path p = root().resolve(relative);
-        if (!Files.exists(p)) {
-            fail("golden file " + p + " is missing");
+        URL url = GoldenData.class.getResource(ROOT + relative);
+        if (url == null) {
+            return fail(
+                    "golden file "
+                            + relative
+                            + " is missing from the test classpath (src/test/resources"
+                            + ROOT
+                            + relative
+                            + ")");
         }
-        return p;
+        if (!"file".equals(url.getProtocol())) {
+            return fail("golden file " + relative + " is not a plain file: " + url);
+        }
+        try {
+            return Path.of(url.toURI());
+        } catch (URISyntaxException e) {
+            return fail("golden file " + relative + ": " + e.getMessage());
+        }
     }
 
-    /** The bytes of {@code shared/golden/<relative>}. */
+    /** The bytes of {@code golden/<relative>}. */
     public static byte[] read(String relative) {
+        Path p = path(relative);
+        if (!Files.isRegularFile(p)) {
+            fail("golden file " + relative + " is not a regular file: " + p);
+        }
         try {
-            return Files.readAllBytes(path(relative));
+            return Files.readAllBytes(p);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

@@ -93,6 +93,37 @@ class ErrorsIT {
         }
     }
 
+    /**
+     * After a server error the connection reconnects (the old socket cannot be trusted), and the
+     * new session gets the old one's SET and USE statements again: the settings the caller chose
+     * for the session hold across the error.
+     */
+    @Test
+    void aReconnectAfterAServerErrorRestoresTheSessionsSettings() {
+        String settings =
+                "SELECT name, value FROM system.settings"
+                        + " WHERE name IN ('max_threads', 'max_block_size') ORDER BY name";
+        try (NativeConnection c = TestServer.connect()) {
+            TestServer.newTable("session"); // makes sure the test database exists
+            c.execute("SET max_threads = 1");
+            c.execute("SET max_block_size = 4321");
+            c.execute("SET max_threads = 3"); // the later value wins after the replay too
+            c.execute("USE " + TestServer.DATABASE);
+            List<List<Object>> before = c.queryRows(settings);
+            assertThat(before)
+                    .containsExactly(
+                            List.of("max_block_size", "4321"), List.of("max_threads", "3"));
+            assertThat(c.queryRows("SELECT currentDatabase()"))
+                    .containsExactly(List.of(TestServer.DATABASE));
+
+            assertThatThrownBy(() -> c.queryRows("SELEC 1")).isInstanceOf(ServerException.class);
+
+            assertThat(c.queryRows(settings)).isEqualTo(before);
+            assertThat(c.queryRows("SELECT currentDatabase()"))
+                    .containsExactly(List.of(TestServer.DATABASE));
+        }
+    }
+
     @Test
     void unknownColumnNamesTheColumn() {
         try (NativeConnection c = TestServer.connect()) {

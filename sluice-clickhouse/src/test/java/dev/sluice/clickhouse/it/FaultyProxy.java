@@ -21,10 +21,14 @@ public final class FaultyProxy implements AutoCloseable {
     private final List<Socket> sockets = new CopyOnWriteArrayList<>();
     private final AtomicLong bytesToServer = new AtomicLong();
     private volatile boolean stalled;
+    private volatile boolean repliesHeld;
     private volatile boolean closed;
 
     /** Cut all connections once this many bytes went to the server (Long.MAX_VALUE: never). */
     private volatile long cutAfterBytes = Long.MAX_VALUE;
+
+    /** Stall once this many bytes went to the server (Long.MAX_VALUE: never). */
+    private volatile long stallAfterBytes = Long.MAX_VALUE;
 
     public FaultyProxy(String host, int port) throws IOException {
         this.target = new InetSocketAddress(host, port);
@@ -47,8 +51,25 @@ public final class FaultyProxy implements AutoCloseable {
         stalled = true;
     }
 
+    /**
+     * Keeps forwarding to the server but holds back what it answers: the server does its work and
+     * its acknowledgement never arrives (until {@link #releaseReplies()} or a cut).
+     */
+    public void holdReplies() {
+        repliesHeld = true;
+    }
+
+    public void releaseReplies() {
+        repliesHeld = false;
+    }
+
     public void cutAfter(long bytes) {
         cutAfterBytes = bytes;
+    }
+
+    /** Stalls like {@link #stall()} once {@code bytes} in all went to the server. */
+    public void stallAfter(long bytes) {
+        stallAfterBytes = bytes;
     }
 
     /** Closes every connection abruptly. */
@@ -88,13 +109,19 @@ public final class FaultyProxy implements AutoCloseable {
                                     OutputStream out = to.getOutputStream()) {
                                 int n;
                                 while ((n = in.read(buf)) >= 0) {
-                                    while (stalled && !closed) {
+                                    while ((stalled || (repliesHeld && !toServer))
+                                            && !closed
+                                            && !to.isClosed()) {
                                         Thread.sleep(50);
                                     }
                                     out.write(buf, 0, n);
-                                    if (toServer && bytesToServer.addAndGet(n) >= cutAfterBytes) {
+                                    long total = toServer ? bytesToServer.addAndGet(n) : 0;
+                                    if (toServer && total >= cutAfterBytes) {
                                         cutAll();
                                         return;
+                                    }
+                                    if (toServer && total >= stallAfterBytes) {
+                                        stalled = true;
                                     }
                                 }
                             } catch (IOException | InterruptedException e) {

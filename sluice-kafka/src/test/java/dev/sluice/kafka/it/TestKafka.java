@@ -38,6 +38,7 @@ import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.KafkaFuture;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.TopicPartitionInfo;
 import org.apache.kafka.common.config.ConfigResource;
@@ -327,11 +328,13 @@ public final class TestKafka {
         c.put(ProducerConfig.LINGER_MS_CONFIG, 5);
         c.put(ProducerConfig.BATCH_SIZE_CONFIG, 512 * 1024);
         c.put(ProducerConfig.BUFFER_MEMORY_CONFIG, 128L * 1024 * 1024);
-        // One request at a time, with time to spare on a loaded machine: a request that timed out
-        // while others were in flight made the producer resend from sequence 0, which the broker
-        // refused for good (OutOfOrderSequenceException, retried until the delivery timeout).
+        // A busy two-core machine can leave a request unanswered past the 30 s default: then the
+        // idempotent producer resets the partition's sequence and the broker refuses every later
+        // batch as out of order until delivery times out. One request in flight per connection,
+        // and patient timeouts, keep the test about Sluice, not about a starved broker.
         c.put(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, 1);
-        c.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, 60_000);
+        c.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, 120_000);
+        c.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 600_000);
         AtomicLong acked = new AtomicLong();
         AtomicReference<Exception> firstError = new AtomicReference<>();
         try (KafkaProducer<byte[], byte[]> p = new KafkaProducer<>(c)) {
@@ -432,7 +435,7 @@ public final class TestKafka {
 
     // ---- helpers ----
 
-    private static <T> T await(org.apache.kafka.common.KafkaFuture<T> f, String what) {
+    private static <T> T await(KafkaFuture<T> f, String what) {
         try {
             return f.get(ADMIN_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
         } catch (ExecutionException e) {

@@ -142,6 +142,7 @@ public final class Ledger implements AutoCloseable {
         long last = -1;
         int shard = -1;
         long now = -1;
+        String group = null;
         try (JsonParser p = JSON.createParser(line)) {
             if (p.nextToken() != JsonToken.START_OBJECT) {
                 throw new IOException("not a JSON object");
@@ -162,6 +163,7 @@ public final class Ledger implements AutoCloseable {
                     case "l" -> last = p.getLongValue();
                     case "s" -> shard = p.getIntValue();
                     case "n" -> now = p.getLongValue();
+                    case "g" -> group = p.getText();
                     default -> p.skipChildren();
                 }
             }
@@ -174,7 +176,7 @@ public final class Ledger implements AutoCloseable {
         if (partition == null || first < 0 || shard < 0) {
             throw new IOException("incomplete entry");
         }
-        return new LedgerEntry(partition, first, last, shard, now);
+        return new LedgerEntry(partition, first, last, shard, now, group);
     }
 
     private static byte[] line(LedgerEntry e) throws IOException {
@@ -187,6 +189,9 @@ public final class Ledger implements AutoCloseable {
             g.writeNumberField("s", e.shard());
             if (e.nowSeconds() >= 0) {
                 g.writeNumberField("n", e.nowSeconds());
+            }
+            if (e.group() != null) {
+                g.writeStringField("g", e.group());
             }
             g.writeEndObject();
         }

@@ -9,8 +9,13 @@ package dev.sluice.pipeline.checkpoint;
  *
  * @param nowSeconds the batch's {@code now()} in epoch seconds, or -1 when not recorded (a ledger
  *     written before it was kept): a replay then takes its own
+ * @param group for a batch that gathered rows of several partitions: {@code <hash>.<members>}, the
+ *     hash of every member's partition and range and how many members there are — the same in each
+ *     member's entry, so a replay that owns them all re-creates the batch whole; null for a batch
+ *     of one partition
  */
-public record LedgerEntry(String partition, long first, long last, int shard, long nowSeconds) {
+public record LedgerEntry(
+        String partition, long first, long last, int shard, long nowSeconds, String group) {
     public LedgerEntry {
         if (last < first) {
             throw new IllegalArgumentException("last " + last + " < first " + first);
@@ -18,7 +23,16 @@ public record LedgerEntry(String partition, long first, long last, int shard, lo
     }
 
     public LedgerEntry(String partition, long first, long last, int shard) {
-        this(partition, first, last, shard, -1);
+        this(partition, first, last, shard, -1, null);
+    }
+
+    public LedgerEntry(String partition, long first, long last, int shard, long nowSeconds) {
+        this(partition, first, last, shard, nowSeconds, null);
+    }
+
+    /** How many partitions the entry's batch gathered (1 without a group). */
+    public int members() {
+        return group == null ? 1 : Integer.parseInt(group.substring(group.indexOf('.') + 1));
     }
 
     /** True when the record at {@code position} belongs to this batch's range. */

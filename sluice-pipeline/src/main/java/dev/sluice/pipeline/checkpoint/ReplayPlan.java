@@ -25,4 +25,14 @@ public final class ReplayPlan {
         }
         return next < entries.size() ? entries.get(next) : null;
     }
+
+    /** True when an entry of {@code group} is still to be re-created (not yet walked past). */
+    public boolean expects(String group) {
+        for (int i = next; i < entries.size(); i++) {
+            if (group.equals(entries.get(i).group())) {
+                return true;
+            }
+        }
+        return false;
+    }
 }

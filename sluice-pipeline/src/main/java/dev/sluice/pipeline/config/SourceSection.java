@@ -150,7 +150,7 @@ final class SourceSection {
             options = null;
         } else {
             ConfigMap section = node.map();
-            kind = section.oneOf("auto", "json", "csv", "tsv", "avro", "generator");
+            kind = section.oneOf("auto", "json", "csv", "tsv", "avro", "raw", "generator");
             options = section.map(kind);
         }
         DecodeSpec spec =
@@ -162,6 +162,20 @@ final class SourceSection {
                         yield auto(source, node, at);
                     }
                     case "json" -> json(options);
+                    case "raw" -> {
+                        if (options == null) {
+                            throw node.error(
+                                    "raw needs {column: NAME}: the column the record goes to");
+                        }
+                        options.allow("column");
+                        yield new DecodeSpec(
+                                Format.RAW,
+                                List.of(options.required("column").nonBlank().trim()),
+                                false,
+                                Map.of(),
+                                false,
+                                ',');
+                    }
                     case "csv" -> delimited(Format.CSV, options);
                     case "tsv" -> delimited(Format.TSV, options);
                     case "avro" -> {

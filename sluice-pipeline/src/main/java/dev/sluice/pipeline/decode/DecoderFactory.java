@@ -10,6 +10,7 @@ import dev.sluice.pipeline.decode.csv.CsvDecoder;
 import dev.sluice.pipeline.decode.generator.GeneratorDecoder;
 import dev.sluice.pipeline.decode.json.JsonDecoder;
 import dev.sluice.pipeline.decode.json.JsonPath;
+import dev.sluice.pipeline.decode.raw.RawDecoder;
 import dev.sluice.pipeline.decode.tsv.TsvDecoder;
 import dev.sluice.pipeline.spec.PipelineSpec;
 import dev.sluice.pipeline.spec.PipelineSpec.AvroFraming;
@@ -230,6 +231,15 @@ public final class DecoderFactory {
                                     schemas != null
                                             ? schemas
                                             : RegistrySchemas.open(decode.avro().registry()));
+            case RAW -> {
+                if (fed.size() != 1) {
+                    throw new IllegalArgumentException(
+                            "decode.raw writes the whole record into one column; "
+                                    + fed.size()
+                                    + " columns are left for it");
+                }
+                yield new RawDecoder(fed.get(0));
+            }
             case GENERATOR ->
                     throw new IllegalArgumentException(
                             "the generator decoder needs the generator source: use"

@@ -31,6 +31,13 @@ final class PartitionState {
     private final List<LedgerEntry> inFlight;
 
     OpenBatch open;
+
+    /**
+     * A replayed batch of several partitions' records complete for this partition, waiting for the
+     * other partitions' parts (it is sent with them, whole, or alone if they cannot come).
+     */
+    OpenBatch ready;
+
     boolean ended;
 
     PartitionState(String name, long epoch, Checkpoint checkpoint, String defaultRun) {

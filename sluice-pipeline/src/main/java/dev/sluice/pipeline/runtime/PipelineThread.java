@@ -86,6 +86,12 @@ final class PipelineThread implements BatchOwner, PartitionListener, Runnable {
     private final List<Batch> unrecorded = new ArrayList<>();
 
     private PartitionState current;
+    private final boolean combine;
+
+    /** Rows and data bytes of the open batches a round would gather (not replays). */
+    private int roundRows;
+
+    private long roundBytes;
     private boolean opened;
     private volatile boolean readToTheEnd;
     private long epochs;
@@ -114,6 +120,7 @@ final class PipelineThread implements BatchOwner, PartitionListener, Runnable {
         this.decoder = decoder;
         this.transforms = transforms.toArray(new Transform[0]);
         this.blocks = blocks;
+        this.combine = source.partitionsInterleave();
         this.nextCommitNanos = parts.clock().nanoTime() + parts.commitIntervalNanos();
     }
 
@@ -314,8 +321,12 @@ final class PipelineThread implements BatchOwner, PartitionListener, Runnable {
             return;
         }
         long now = parts.clock().nanoTime();
-        for (PartitionState p : going) {
-            seal(p, SealReason.REVOKE, now);
+        if (combine) {
+            sealRound(SealReason.REVOKE, now, going::contains);
+        } else {
+            for (PartitionState p : going) {
+                seal(p, SealReason.REVOKE, now);
+            }
         }
         submitSealed();
         long deadline = parts.clock().nanoTime() + parts.revokeTimeoutNanos();
@@ -375,14 +386,28 @@ final class PipelineThread implements BatchOwner, PartitionListener, Runnable {
             partitions.remove(p.name);
             committed.remove(p.name);
             if (p.open != null) {
+                if (p.open.pinned() == null) {
+                    roundRows -= p.open.rows();
+                    roundBytes -= p.open.dataBytes();
+                }
                 blocks.give(p.open.buffers()); // with the budget bytes it holds
                 p.open = null;
+            }
+            if (p.ready != null) {
+                blocks.give(p.ready.buffers());
+                p.ready = null;
             }
             if (current == p) {
                 haveRecords = false;
                 current = null;
             }
             parts.metrics().partitionsRevoked.inc();
+        }
+        // A replayed group waiting for a partition that is gone can no longer be whole.
+        for (PartitionState p : List.copyOf(partitions.values())) {
+            if (p.ready != null) {
+                trySealGroup(p.ready.pinned().group(), parts.clock().nanoTime());
+            }
         }
     }
 
@@ -486,11 +511,23 @@ final class PipelineThread implements BatchOwner, PartitionListener, Runnable {
         if (batch.commitRow(position)) {
             batch.pending(part.tracker.open(position, nowNanos), readNanos);
         }
+        long dataBefore = batch.dataBytes();
         account(batch);
         LedgerEntry pinned = batch.pinned();
         if (pinned != null) {
             if (position >= pinned.last()) {
-                seal(part, SealReason.REPLAY, nowNanos);
+                if (pinned.group() != null) {
+                    readyForGroup(part, nowNanos);
+                } else {
+                    seal(part, SealReason.REPLAY, nowNanos);
+                }
+            }
+        } else if (combine) {
+            roundRows++;
+            roundBytes += batch.dataBytes() - dataBefore;
+            SealReason bySize = parts.seal().bySize(roundRows, roundBytes);
+            if (bySize != null) {
+                sealRound(bySize, nowNanos, p -> true);
             }
         } else {
             SealReason bySize = parts.seal().bySize(batch.rows(), batch.dataBytes());
@@ -623,6 +660,7 @@ final class PipelineThread implements BatchOwner, PartitionListener, Runnable {
         // claim the whole — a server holding that token would drop the rows it lacks (ADR 0005).
         boolean replayed =
                 pinned != null
+                        && pinned.group() == null
                         && open.firstPosition() == pinned.first()
                         && open.lastPosition() == pinned.last()
                         && pinned.shard() < parts.router().shards();
@@ -657,12 +695,196 @@ final class PipelineThread implements BatchOwner, PartitionListener, Runnable {
                         : Math.floorDiv(parts.clock().currentTimeMillis(), 1000);
         Batch batch =
                 new Batch(this, open, bounds, replayed, token, reason, nowSeconds, part.epoch);
+        if (combine && pinned == null) {
+            roundRows -= open.rows();
+            roundBytes -= open.dataBytes();
+        }
         part.open = null;
+        sealed(batch);
+        return true;
+    }
+
+    /**
+     * Seals, as one batch, the open batches of the partitions {@code which} selects (not replays):
+     * a source whose partitions are read side by side gets few INSERTs however many partitions it
+     * has. A single one is sealed as a batch of its own.
+     */
+    private boolean sealRound(
+            SealReason reason, long nowNanos, java.util.function.Predicate<PartitionState> which) {
+        List<PartitionState> members = new ArrayList<>();
+        for (PartitionState p : partitions.values()) {
+            if (p.open != null && !p.open.isEmpty() && p.open.pinned() == null && which.test(p)) {
+                members.add(p);
+            }
+        }
+        if (members.isEmpty()) {
+            return true;
+        }
+        if (members.size() == 1) {
+            return seal(members.get(0), reason, nowNanos);
+        }
+        return sealCombined(members, reason);
+    }
+
+    /**
+     * The open batches of {@code members} as one batch: their rows in partition-name order, each
+     * partition's range recorded with the group ({@code <hash>.<members>} of all ranges) so that a
+     * replay re-creates the same batch, and a token of the group (property 2).
+     */
+    private boolean sealCombined(List<PartitionState> members, SealReason reason) {
+        if (parts.lifecycle().mode() == Lifecycle.Mode.STOP) {
+            return false;
+        }
+        for (PartitionState m : members) {
+            String problem = misaligned(m.open);
+            if (problem != null) {
+                parts.lifecycle()
+                        .fail(
+                                new Failure(problem + " (batch of " + m.name + ")", m.name, null),
+                                false);
+                return false;
+            }
+        }
+        members.sort((a, b) -> a.name.compareTo(b.name));
+        long nowSeconds = Math.floorDiv(parts.clock().currentTimeMillis(), 1000);
+        List<LedgerEntry> ranges = new ArrayList<>();
+        for (PartitionState m : members) {
+            ranges.add(new LedgerEntry(m.name, m.open.firstPosition(), m.open.lastPosition(), 0));
+        }
+        String group = DedupToken.groupOf(ranges);
+        int shard = parts.router().shardFor("g" + group, 0);
+        List<Batch.Segment> segments = new ArrayList<>();
+        for (PartitionState m : members) {
+            LedgerEntry bounds =
+                    new LedgerEntry(
+                            m.name,
+                            m.open.firstPosition(),
+                            m.open.lastPosition(),
+                            shard,
+                            nowSeconds,
+                            group);
+            m.sealed(bounds);
+            segments.add(new Batch.Segment(m.open, bounds, m.epoch));
+            roundRows -= m.open.rows();
+            roundBytes -= m.open.dataBytes();
+            m.open = null;
+        }
+        String token =
+                DedupToken.group(parts.pipeline(), members.get(0).run, source.name(), group, shard);
+        sealed(new Batch(this, segments, shard, false, token, reason, nowSeconds));
+        return true;
+    }
+
+    /** A sealed batch joins the turn's: sent at its end, after its boundaries are committed. */
+    private void sealed(Batch batch) {
+        parts.budget().acquire(batch.copyBytes()); // the one block it is copied into, if several
         inFlight++;
-        parts.metrics().seals(reason).inc();
+        parts.metrics().seals(batch.reason()).inc();
         parts.metrics().batchRows.observe(batch.rows());
         unrecorded.add(batch);
-        return true;
+    }
+
+    /**
+     * A replayed part of a batch of several partitions is complete: it waits aside for the other
+     * parts, and the batch is sent whole once all are ({@link #trySealGroup}).
+     */
+    private void readyForGroup(PartitionState part, long nowNanos) {
+        part.ready = part.open;
+        part.open = null;
+        trySealGroup(part.ready.pinned().group(), nowNanos);
+    }
+
+    /**
+     * Sends a replayed batch of several partitions once every part is complete — whole, with its
+     * recorded token, so a server that deduplicates drops it if it has it. When a part cannot come
+     * any more (its partition is not this thread's, or its range was cut short), the complete parts
+     * are sent alone, each with a token of its own range (at-least-once).
+     */
+    private void trySealGroup(String group, long nowNanos) {
+        List<PartitionState> ready = new ArrayList<>();
+        int expecting = 0;
+        for (PartitionState p : partitions.values()) {
+            if (p.ready != null && group.equals(p.ready.pinned().group())) {
+                ready.add(p);
+            } else if (p.open != null
+                    && p.open.pinned() != null
+                    && group.equals(p.open.pinned().group())) {
+                expecting++;
+            } else if (p.replay != null && p.replay.expects(group)) {
+                expecting++;
+            }
+        }
+        if (ready.isEmpty()) {
+            return;
+        }
+        int members = ready.get(0).ready.pinned().members();
+        boolean exact = true;
+        for (PartitionState p : ready) {
+            LedgerEntry e = p.ready.pinned();
+            exact &=
+                    p.ready.firstPosition() == e.first()
+                            && p.ready.lastPosition() == e.last()
+                            && e.shard() < parts.router().shards();
+        }
+        if (ready.size() == members && exact) {
+            ready.sort((a, b) -> a.name.compareTo(b.name));
+            LedgerEntry any = ready.get(0).ready.pinned();
+            List<Batch.Segment> segments = new ArrayList<>();
+            for (PartitionState p : ready) {
+                segments.add(new Batch.Segment(p.ready, p.ready.pinned(), p.epoch));
+                p.ready = null;
+            }
+            long nowSeconds =
+                    any.nowSeconds() >= 0
+                            ? any.nowSeconds()
+                            : Math.floorDiv(parts.clock().currentTimeMillis(), 1000);
+            String token =
+                    DedupToken.group(
+                            parts.pipeline(), ready.get(0).run, source.name(), group, any.shard());
+            sealed(
+                    new Batch(
+                            this,
+                            segments,
+                            any.shard(),
+                            true,
+                            token,
+                            SealReason.REPLAY,
+                            nowSeconds));
+        } else if (ready.size() + expecting < members || !exact) {
+            for (PartitionState p : ready) {
+                sealAlone(p, nowNanos);
+            }
+        }
+    }
+
+    /** A replayed part whose batch cannot be re-created whole: sent alone, under its own range. */
+    private void sealAlone(PartitionState p, long nowNanos) {
+        OpenBatch later = p.open;
+        p.open = p.ready;
+        p.ready = null;
+        seal(p, SealReason.REPLAY, nowNanos);
+        if (p.open == null) {
+            p.open = later;
+        }
+    }
+
+    /**
+     * Replayed parts still waiting for their batch: under {@code reason}, sent alone or dropped.
+     */
+    private void settleWaitingParts(SealReason reason, long nowNanos) {
+        for (PartitionState p : partitions.values()) {
+            if (p.ready == null) {
+                continue;
+            }
+            if (reason == SealReason.DRAIN || reason == SealReason.REVOKE) {
+                // Not sent: the next run or owner replays the batch whole.
+                blocks.give(p.ready.buffers());
+                p.ready = null;
+                parts.metrics().abandonedBatches.inc();
+            } else {
+                sealAlone(p, nowNanos);
+            }
+        }
     }
 
     /**
@@ -682,9 +904,11 @@ final class PipelineThread implements BatchOwner, PartitionListener, Runnable {
         if (source.replayable()) {
             List<PartitionState> touched = new ArrayList<>();
             for (Batch b : unrecorded) {
-                PartitionState p = partitions.get(b.partition());
-                if (p != null && p.epoch == b.epoch() && !touched.contains(p)) {
-                    touched.add(p);
+                for (Batch.Segment sg : b.segments()) {
+                    PartitionState p = partitions.get(sg.partition());
+                    if (p != null && p.epoch == sg.epoch() && !touched.contains(p)) {
+                        touched.add(p);
+                    }
                 }
             }
             if (!commit(touched)) {
@@ -719,15 +943,37 @@ final class PipelineThread implements BatchOwner, PartitionListener, Runnable {
     }
 
     private void sealAll(SealReason reason, long nowNanos) {
+        if (combine && !sealRound(reason, nowNanos, p -> true)) {
+            return;
+        }
         for (PartitionState part : partitions.values()) {
             if (!seal(part, reason, nowNanos)) {
                 return;
             }
         }
+        settleWaitingParts(reason, nowNanos);
     }
 
     private long sealLingering(long now) {
         long wait = MAX_WAIT_NANOS;
+        if (combine) {
+            // One round for all: its linger starts with the oldest first row among them.
+            long oldest = Long.MAX_VALUE;
+            for (PartitionState part : partitions.values()) {
+                OpenBatch open = part.open;
+                if (open != null && !open.isEmpty() && open.pinned() == null) {
+                    oldest = Math.min(oldest, open.pending().openedNanos());
+                }
+            }
+            if (oldest == Long.MAX_VALUE) {
+                return wait;
+            }
+            long deadline = parts.seal().lingerDeadline(oldest);
+            if (now - deadline >= 0) {
+                return sealRound(SealReason.LINGER, now, p -> !atCeiling(p)) ? wait : 0;
+            }
+            return Math.min(wait, deadline - now);
+        }
         for (PartitionState part : partitions.values()) {
             OpenBatch open = part.open;
             if (open == null || open.isEmpty() || open.pinned() != null || atCeiling(part)) {
@@ -754,12 +1000,16 @@ final class PipelineThread implements BatchOwner, PartitionListener, Runnable {
             source.pause(); // nothing more is read; a Kafka consumer only keeps its group
             sourcePaused = true;
         }
+        if (combine && !sealRound(reason, now, p -> true)) {
+            return;
+        }
         for (PartitionState part : partitions.values()) {
             if (!seal(part, reason, now)) {
                 return;
             }
             dropEmptyBatch(part);
         }
+        settleWaitingParts(reason, now);
     }
 
     /** Stopping: open batches are never sent; their records hold back the commits (property 1). */
@@ -772,7 +1022,13 @@ final class PipelineThread implements BatchOwner, PartitionListener, Runnable {
                 blocks.give(open.buffers()); // with the budget bytes it holds
                 part.open = null;
             }
+            if (part.ready != null) {
+                blocks.give(part.ready.buffers());
+                part.ready = null;
+            }
         }
+        roundRows = 0;
+        roundBytes = 0;
     }
 
     private void dropEmptyBatch(PartitionState part) {
@@ -791,18 +1047,25 @@ final class PipelineThread implements BatchOwner, PartitionListener, Runnable {
     private void takeSettled() {
         for (Batch b; (b = settled.poll()) != null; ) {
             inFlight--;
-            PartitionState p = partitions.get(b.partition());
-            boolean mine = p != null && p.epoch == b.epoch();
-            if (b.outcome() == Batch.Outcome.WRITTEN) {
-                if (mine) {
-                    p.tracker.acknowledge(b.pending());
-                } else {
-                    parts.metrics().lateAcknowledgements.inc();
+            if (b.copyBytes() > 0) {
+                parts.budget().release(b.copyBytes());
+            }
+            boolean written = b.outcome() == Batch.Outcome.WRITTEN;
+            for (Batch.Segment sg : b.segments()) {
+                PartitionState p = partitions.get(sg.partition());
+                boolean mine = p != null && p.epoch == sg.epoch();
+                if (written) {
+                    if (mine) {
+                        p.tracker.acknowledge(sg.pending());
+                    } else {
+                        parts.metrics().lateAcknowledgements.inc();
+                    }
                 }
-            } else {
+                blocks.give(sg.open().buffers()); // the budget bytes go to the pool with them
+            }
+            if (!written) {
                 parts.metrics().abandonedBatches.inc();
             }
-            blocks.give(b.buffers()); // the budget bytes go to the pool with them
         }
         if (parts.budget().paused()) {
             blocks.trim(parts.budget()::release);

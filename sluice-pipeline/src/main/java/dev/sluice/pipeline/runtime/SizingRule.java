@@ -4,9 +4,11 @@ import dev.sluice.pipeline.spec.PipelineSpec;
 
 /**
  * The sizing rule of docs/pipeline.md: with every slot full the pipeline holds one open batch per
- * pipeline thread and {@code inflight_per_shard} sealed batches per shard, so
+ * pipeline thread and {@code inflight_per_shard} sealed batches per shard, each in buffers that
+ * grow by doubling — a batch sealed at {@code batch.max_bytes} of data may hold up to twice that,
+ * and the budget counts what buffers hold (property 3) — so
  *
- * <pre>footprint = (threads + shards × inflight_per_shard) × batch.max_bytes</pre>
+ * <pre>footprint = (threads + shards × inflight_per_shard) × 2 × batch.max_bytes</pre>
  *
  * and a budget below {@code footprint / high} pauses the sources before the sink is saturated: the
  * pipeline throttles itself. The default budget is that minimum, rounded up to a MiB.
@@ -14,13 +16,17 @@ import dev.sluice.pipeline.spec.PipelineSpec;
 public final class SizingRule {
     private static final long MIB = 1 << 20;
 
+    /** Buffers grow by doubling: a slot may hold up to this many times its data. */
+    static final int CAPACITY_FACTOR = 2;
+
     private SizingRule() {}
 
     public static long footprint(PipelineSpec spec) {
         long slots =
                 spec.threads()
                         + (long) spec.sink().shards().size() * spec.sink().inflightPerShard();
-        return Math.multiplyExact(slots, spec.sink().batch().maxBytes());
+        return Math.multiplyExact(
+                Math.multiplyExact(slots, spec.sink().batch().maxBytes()), CAPACITY_FACTOR);
     }
 
     /** The smallest budget that does not throttle the pipeline: {@code footprint / high}. */
@@ -52,7 +58,7 @@ public final class SizingRule {
                 + spec.sink().shards().size()
                 + " × inflight_per_shard "
                 + spec.sink().inflightPerShard()
-                + ") × batch.max_bytes "
+                + ") × 2 × batch.max_bytes "
                 + spec.sink().batch().maxBytes()
                 + " / high "
                 + spec.backpressure().high()

@@ -1,15 +1,19 @@
 package dev.sluice.pipeline.sink;
 
 import dev.sluice.clickhouse.block.Block;
+import dev.sluice.clickhouse.column.Column;
 import dev.sluice.clickhouse.defaults.AbsentRows;
 import dev.sluice.pipeline.checkpoint.CheckpointTracker;
 import dev.sluice.pipeline.checkpoint.LedgerEntry;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
- * A sealed batch: rows of one source partition, from the record at {@link #firstPosition()} to the
- * one at {@link #lastPosition()}, bound for one shard with a deduplication token derived from its
- * recorded boundaries (property 2). Immutable once sealed, except for its outcome, which the writer
- * sets once before handing the batch back to its owner.
+ * A sealed batch, bound for one shard with a deduplication token derived from its recorded
+ * boundaries (property 2): rows of one source partition — or, from a source whose partitions are
+ * read side by side (Kafka), of several, one {@link Segment} each, in partition-name order, so that
+ * a replay re-creates the very same rows in the very same order. Immutable once sealed, except for
+ * its outcome, which the writer sets once before handing the batch back to its owner.
  */
 public final class Batch {
 
@@ -23,26 +27,44 @@ public final class Batch {
         ABANDONED
     }
 
+    /**
+     * One partition's rows of a batch: its open batch, its recorded boundaries, and the assignment
+     * of the partition it was sealed in (an acknowledgement for an earlier one is dropped).
+     */
+    public record Segment(OpenBatch open, LedgerEntry bounds, long epoch) {
+        public String partition() {
+            return bounds.partition();
+        }
+
+        public CheckpointTracker.Pending pending() {
+            return open.pending();
+        }
+    }
+
     private final BatchOwner owner;
-    private final OpenBatch open;
-    private final LedgerEntry boundaries;
+    private final List<Segment> segments;
+    private final int shard;
     private final boolean replayed;
     private final String token;
     private final SealReason reason;
     private final long bytes;
     private final long nowSeconds;
-    private final long epoch;
+    private final long copyBytes;
+    private final boolean part;
+    private Block block;
+    private AbsentRows absent;
     private volatile Outcome outcome = Outcome.IN_FLIGHT;
 
     /**
+     * A batch of one partition.
+     *
      * @param boundaries the range and shard the token is made of: the open batch's own, or the
      *     ledger entry it replays
      * @param replayed true when {@code boundaries} come from the ledger (already recorded)
      * @param nowSeconds the batch's {@code now()} in epoch seconds for DEFAULT and key expressions,
      *     one value per batch as the server takes one per block: the clock at sealing, or the
      *     recorded one of a replayed batch
-     * @param epoch the assignment of its partition the batch was sealed in: an acknowledgement for
-     *     an earlier assignment is dropped
+     * @param epoch the assignment of its partition the batch was sealed in
      */
     public Batch(
             BatchOwner owner,
@@ -53,49 +75,134 @@ public final class Batch {
             SealReason reason,
             long nowSeconds,
             long epoch) {
+        this(
+                owner,
+                List.of(new Segment(open, boundaries, epoch)),
+                boundaries.shard(),
+                replayed,
+                token,
+                reason,
+                nowSeconds);
+    }
+
+    /** A batch of one or more partitions' segments, in the order their rows are sent. */
+    public Batch(
+            BatchOwner owner,
+            List<Segment> segments,
+            int shard,
+            boolean replayed,
+            String token,
+            SealReason reason,
+            long nowSeconds) {
+        if (segments.isEmpty()) {
+            throw new IllegalArgumentException("a batch needs a segment");
+        }
         this.owner = owner;
-        this.open = open;
-        this.boundaries = boundaries;
+        this.segments = List.copyOf(segments);
+        this.shard = shard;
         this.replayed = replayed;
         this.token = token;
         this.reason = reason;
-        this.bytes = open.accountedBytes();
         this.nowSeconds = nowSeconds;
-        this.epoch = epoch;
+        long sum = 0;
+        for (Segment s : this.segments) {
+            sum += s.open().accountedBytes();
+        }
+        this.bytes = sum;
+        long copy = 0;
+        if (this.segments.size() > 1) {
+            for (Segment s : this.segments) {
+                copy += s.open().dataBytes();
+            }
+        }
+        this.copyBytes = copy;
+        this.part = false;
+        if (this.segments.size() == 1) {
+            this.block = segments.get(0).open().block();
+            this.absent = segments.get(0).open().absentRows();
+        }
     }
 
-    /** The assignment of its partition the batch was sealed in. */
-    public long epoch() {
-        return epoch;
+    /**
+     * The rows of {@code parent} a sharding key sends to {@code shard}: its own block and marks,
+     * the parent's segments and token with {@code /k<shard>} appended, settled through {@code
+     * owner} (which settles the parent once every part is).
+     */
+    Batch(Batch parent, BatchOwner owner, Block block, AbsentRows absent, int shard, long bytes) {
+        this.owner = owner;
+        this.segments = parent.segments;
+        this.replayed = parent.replayed;
+        this.token = parent.token + "/k" + shard;
+        this.reason = parent.reason;
+        this.bytes = bytes;
+        this.nowSeconds = parent.nowSeconds;
+        this.copyBytes = 0;
+        this.part = true;
+        this.block = block;
+        this.absent = absent;
+        this.shard = shard;
     }
 
+    /** The partitions' rows, in the order they are sent. */
+    public List<Segment> segments() {
+        return segments;
+    }
+
+    /** The (first) partition, for messages. */
     public String partition() {
-        return open.partition();
+        return segments.get(0).partition();
     }
 
     public long firstPosition() {
-        return open.firstPosition();
+        return segments.get(0).bounds().first();
     }
 
     public long lastPosition() {
-        return open.lastPosition();
+        return segments.get(0).bounds().last();
+    }
+
+    /**
+     * Where the batch's records are: {@code partition positions first..last}, for each partition.
+     */
+    public String describeRange() {
+        StringBuilder sb = new StringBuilder();
+        for (Segment s : segments) {
+            if (sb.length() > 0) {
+                sb.append(", ");
+            }
+            sb.append(s.partition())
+                    .append(" positions ")
+                    .append(s.bounds().first())
+                    .append("..")
+                    .append(s.bounds().last());
+        }
+        return sb.toString();
     }
 
     public int rows() {
-        return open.rows();
+        if (part) {
+            return block.rows(); // a part's own copy
+        }
+        int n = 0;
+        for (Segment s : segments) {
+            n += s.open().rows();
+        }
+        return n;
     }
 
-    /** Bytes counted against the in-flight budget, released when the batch is settled. */
+    /** Bytes counted against the in-flight budget by its buffers (or a part's own copy). */
     public long bytes() {
         return bytes;
     }
 
+    /** The shard it is sent to. */
     public int shard() {
-        return boundaries.shard();
+        return shard;
     }
 
+    /** The recorded boundaries of its (first) segment. */
     public LedgerEntry boundaries() {
-        return boundaries;
+        return segments.get(0).bounds();
     }
 
     /** True when the boundaries come from the ledger of a previous run (already recorded). */
@@ -111,19 +218,69 @@ public final class Batch {
         return reason;
     }
 
-    /** The batch's rows, every column the pipeline writes (absent fields as placeholders). */
-    public Block block() {
-        return open.block();
+    /**
+     * The batch's rows, every column the pipeline writes (absent fields as placeholders). A batch
+     * of several partitions is copied into one block the first time it is asked for (by its
+     * writer), segment after segment.
+     */
+    public synchronized Block block() {
+        if (block == null) {
+            concatenate();
+        }
+        return block;
     }
 
     /** Which rows of {@link #block()} lack which column. */
-    public AbsentRows absentRows() {
-        return open.absentRows();
+    public synchronized AbsentRows absentRows() {
+        if (absent == null) {
+            concatenate();
+        }
+        return absent;
     }
 
-    /** The block and marks, returned to their thread's pool once the batch is settled. */
+    /**
+     * Bytes of the one block a batch of several partitions is copied into (0 for one): counted
+     * against the budget from sealing to settling.
+     */
+    public long copyBytes() {
+        return copyBytes;
+    }
+
+    private void concatenate() {
+        Block first = segments.get(0).open().block();
+        List<String> names = new ArrayList<>(first.columnCount());
+        for (Column c : first.columns()) {
+            names.add(c.name());
+        }
+        Block to = Block.forHeader(names, first.typeNames());
+        AbsentRows marks = new AbsentRows(first.columnCount());
+        int at = 0;
+        for (Segment s : segments) {
+            Block from = s.open().block();
+            int rows = from.rows();
+            for (int c = 0; c < from.columnCount(); c++) {
+                to.column(c).appendAll(from.column(c));
+            }
+            AbsentRows a = s.open().absentRows();
+            for (int c = 0; c < a.columns(); c++) {
+                if (!a.anyAbsent(c)) {
+                    continue;
+                }
+                for (int r = 0; r < rows; r++) {
+                    if (a.isAbsent(c, r)) {
+                        marks.markAbsent(c, at + r);
+                    }
+                }
+            }
+            at += rows;
+        }
+        block = to;
+        absent = marks;
+    }
+
+    /** The block and marks of a batch of one partition, for its thread's pool when settled. */
     public BatchBuffers buffers() {
-        return open.buffers();
+        return segments.get(0).open().buffers();
     }
 
     /** The batch's {@code now()}, in epoch seconds (taken when it was sealed). */
@@ -131,12 +288,23 @@ public final class Batch {
         return nowSeconds;
     }
 
+    /** The pending entry of its (first) segment's tracker. */
     public CheckpointTracker.Pending pending() {
-        return open.pending();
+        return segments.get(0).pending();
     }
 
+    /** The assignment its (first) segment's partition was sealed in. */
+    public long epoch() {
+        return segments.get(0).epoch();
+    }
+
+    /** When the first record of any of its segments was read. */
     public long firstReadNanos() {
-        return open.firstReadNanos();
+        long first = Long.MAX_VALUE;
+        for (Segment s : segments) {
+            first = Math.min(first, s.open().firstReadNanos());
+        }
+        return first;
     }
 
     public Outcome outcome() {
@@ -154,15 +322,6 @@ public final class Batch {
 
     @Override
     public String toString() {
-        return "batch "
-                + partition()
-                + " ["
-                + firstPosition()
-                + ".."
-                + lastPosition()
-                + "] "
-                + rows()
-                + " rows → shard "
-                + shard();
+        return "batch " + describeRange() + " " + rows() + " rows → shard " + shard;
     }
 }

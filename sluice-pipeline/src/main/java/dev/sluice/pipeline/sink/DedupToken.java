@@ -1,6 +1,8 @@
 package dev.sluice.pipeline.sink;
 
+import dev.sluice.pipeline.checkpoint.LedgerEntry;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 
 /**
  * The {@code insert_deduplication_token} of a batch: {@code pipeline@run/source/partition/
@@ -42,6 +44,36 @@ public final class DedupToken {
                 + last
                 + '/'
                 + shard;
+    }
+
+    /**
+     * The token of a batch that gathered several partitions: {@code pipeline@run/source/g<group>/
+     * shard}, where the group ({@code <hash>.<members>}) hashes every member's partition and range.
+     */
+    public static String group(
+            String pipeline, String run, String source, String group, int shard) {
+        return sanitize(pipeline, false, Integer.MAX_VALUE)
+                + '@'
+                + sanitize(run, false, Integer.MAX_VALUE)
+                + '/'
+                + sanitize(source, false, Integer.MAX_VALUE)
+                + "/g"
+                + group
+                + '/'
+                + shard;
+    }
+
+    /**
+     * The group of a batch of several partitions' ranges, given in the batch's (partition-name)
+     * order: a hash of each partition and range, and how many there are.
+     */
+    public static String groupOf(List<LedgerEntry> members) {
+        StringBuilder sb = new StringBuilder();
+        for (LedgerEntry e : members) {
+            sb.append(e.partition()).append('|').append(e.first()).append('|').append(e.last());
+            sb.append(';');
+        }
+        return String.format("%016x", fnv1a64(sb.toString())) + "." + members.size();
     }
 
     static String sanitize(String name, boolean allowSlash, int maxChars) {

@@ -65,6 +65,15 @@ public interface Source extends AutoCloseable {
      */
     void commit(Map<String, Checkpoint> checkpoints) throws IOException;
 
+    /**
+     * True when the source reads its partitions side by side (Kafka), so that one batch may gather
+     * rows of many — few INSERTs however many partitions; false when it reads them one after
+     * another (files), one batch per partition's range.
+     */
+    default boolean partitionsInterleave() {
+        return false;
+    }
+
     /** False when records cannot be read again after a restart (stdin): nothing is replayed. */
     default boolean replayable() {
         return true;

@@ -41,6 +41,32 @@ class DecoderFactoryTest {
     }
 
     @Test
+    void rawWritesTheWholeRecordIntoItsOneColumn() throws Exception {
+        DecodeSpec raw = spec(Format.RAW, List.of("name"), false, Map.of(), false);
+        TargetColumns target = DecoderFactory.targetColumns(raw, List.of(), TABLE);
+        assertThat(names(target)).containsExactly("name");
+        Decoder d = DecoderFactory.create(raw, target);
+        dev.sluice.pipeline.source.RecordBatch rb = new dev.sluice.pipeline.source.RecordBatch();
+        byte[] text =
+                "not json, {\"at all\"}\t\u00e9".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        System.arraycopy(text, 0, rb.data, 0, text.length);
+        rb.add(0, text.length, 0, 1);
+        dev.sluice.pipeline.sink.OpenBatch row =
+                new dev.sluice.pipeline.sink.OpenBatch(
+                        "p",
+                        new dev.sluice.pipeline.sink.BatchBuffers(
+                                target.newBlock(),
+                                new dev.sluice.clickhouse.defaults.AbsentRows(target.size())));
+        row.beginRow();
+        d.decode(rb, 0, row);
+        row.commitRow(0);
+        assertThat(row.block().column(0).getString(0)).isEqualTo("not json, {\"at all\"}\t\u00e9");
+        DecodeSpec nowhere = spec(Format.RAW, List.of("m"), false, Map.of(), false);
+        assertThatThrownBy(() -> DecoderFactory.targetColumns(nowhere, List.of(), TABLE))
+                .hasMessageContaining("column m is MATERIALIZED");
+    }
+
+    @Test
     void delimitedFormatsWriteTheListedColumnsAfterRenames() {
         List<TransformSpec> renames =
                 List.of(

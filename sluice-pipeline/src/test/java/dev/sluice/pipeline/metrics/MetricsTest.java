@@ -73,7 +73,10 @@ class MetricsTest {
     @Test
     void docsMetricsMdListsExactlyTheRegisteredSeries() throws IOException {
         Path doc = Path.of("..", "docs", "metrics.md");
-        String table = Files.readString(doc);
+        String all = Files.readString(doc);
+        // The core series; the Kafka source's own follow under their heading.
+        int kafka = all.indexOf("## Kafka source");
+        String table = kafka < 0 ? all : all.substring(0, kafka);
         List<String> documented = new ArrayList<>();
         Matcher row = Pattern.compile("(?m)^\\| `(etl_[a-z0-9_]+)`").matcher(table);
         while (row.find()) {

@@ -9,11 +9,11 @@ class SizingRuleTest {
 
     @Test
     void theDefaultBudgetIsTheFootprintOverHighRoundedUpToAMib() {
-        // (4 threads + 2 shards × 2 in flight) × 16 MiB = 128 MiB; / 0.8 = 160 MiB.
+        // (4 threads + 2 shards × 2 in flight) × 2 × 16 MiB = 256 MiB; / 0.8 = 320 MiB.
         PipelineSpec spec = Specs.spec(4, 2, 2, 16 << 20, 0, 0.8, 0.5);
-        assertThat(SizingRule.footprint(spec)).isEqualTo(128L << 20);
-        assertThat(SizingRule.minimumBudget(spec)).isEqualTo(160L << 20);
-        assertThat(SizingRule.budget(spec)).isEqualTo(160L << 20);
+        assertThat(SizingRule.footprint(spec)).isEqualTo(256L << 20);
+        assertThat(SizingRule.minimumBudget(spec)).isEqualTo(320L << 20);
+        assertThat(SizingRule.budget(spec)).isEqualTo(320L << 20);
         assertThat(SizingRule.check(spec)).isNull();
     }
 
@@ -22,7 +22,7 @@ class SizingRuleTest {
         PipelineSpec spec = Specs.spec(4, 2, 2, 16 << 20, 64L << 20, 0.8, 0.5);
         assertThat(SizingRule.budget(spec)).isEqualTo(64L << 20);
         assertThat(SizingRule.check(spec))
-                .contains("below the sizing rule's " + (160L << 20))
+                .contains("below the sizing rule's " + (320L << 20))
                 .contains("threads 4")
                 .contains("shards 2 × inflight_per_shard 2");
     }

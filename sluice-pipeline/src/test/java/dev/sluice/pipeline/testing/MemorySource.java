@@ -56,6 +56,7 @@ public final class MemorySource implements Source {
     private LocalCheckpoints checkpoints;
     private PartitionListener listener;
     private boolean replayable = true;
+    private boolean interleave;
     private volatile boolean paused;
     private volatile int idles;
     private final Map<String, Long> commits = new ConcurrentHashMap<>();
@@ -91,6 +92,17 @@ public final class MemorySource implements Source {
     @Override
     public boolean replayable() {
         return replayable;
+    }
+
+    /** Makes the source one whose partitions are read side by side (like Kafka). */
+    public MemorySource interleaving() {
+        this.interleave = true;
+        return this;
+    }
+
+    @Override
+    public boolean partitionsInterleave() {
+        return interleave;
     }
 
     @Override
