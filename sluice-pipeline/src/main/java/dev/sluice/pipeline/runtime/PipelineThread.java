@@ -655,12 +655,14 @@ final class PipelineThread implements BatchOwner, PartitionListener, Runnable {
             parts.metrics().abandonedBatches.inc();
             return true;
         }
+        if (pinned != null && pinned.group() != null) {
+            return sealMember(part, open, pinned, reason);
+        }
         // The recorded token only for a batch that is exactly the recorded one: a batch sealed
         // early must not claim the rest of the range, nor may the rest of a range sealed early
         // claim the whole — a server holding that token would drop the rows it lacks (ADR 0005).
         boolean replayed =
                 pinned != null
-                        && pinned.group() == null
                         && open.firstPosition() == pinned.first()
                         && open.lastPosition() == pinned.last()
                         && pinned.shard() < parts.router().shards();
@@ -701,6 +703,71 @@ final class PipelineThread implements BatchOwner, PartitionListener, Runnable {
         }
         part.open = null;
         sealed(batch);
+        return true;
+    }
+
+    /**
+     * Seals a replayed member of a batch of several partitions on its own: its batch cannot be
+     * re-created whole here (another consumer owns a member, or the range was cut short). The
+     * group's INSERTs may be in the table already, and a server that deduplicates would not know
+     * this member's rows among them; so the batch carries the group's token, and its writer looks
+     * the group up on every replica of the group's shard before sending it (docs/adr/0011): written
+     * — not sent again. It goes to the group's shard, with the group's {@code now()}. Exactly the
+     * member's recorded range, it keeps the group's entry (a later replay does the same look-up)
+     * and a token of that range; a part of it is recorded again under its own range.
+     */
+    private boolean sealMember(
+            PartitionState part, OpenBatch open, LedgerEntry pinned, SealReason reason) {
+        boolean sameShards = pinned.shard() < parts.router().shards();
+        boolean whole =
+                sameShards
+                        && open.firstPosition() == pinned.first()
+                        && open.lastPosition() == pinned.last();
+        long nowSeconds =
+                pinned.nowSeconds() >= 0
+                        ? pinned.nowSeconds()
+                        : Math.floorDiv(parts.clock().currentTimeMillis(), 1000);
+        LedgerEntry bounds;
+        if (whole) {
+            bounds = pinned;
+        } else {
+            int shard =
+                    sameShards
+                            ? pinned.shard()
+                            : parts.router().shardFor(part.name, open.firstPosition());
+            bounds =
+                    new LedgerEntry(
+                            part.name,
+                            open.firstPosition(),
+                            open.lastPosition(),
+                            shard,
+                            nowSeconds);
+            part.sealed(bounds);
+        }
+        String token =
+                DedupToken.of(
+                        parts.pipeline(),
+                        part.run,
+                        source.name(),
+                        part.name,
+                        bounds.first(),
+                        bounds.last(),
+                        bounds.shard());
+        String groupToken =
+                DedupToken.group(
+                        parts.pipeline(), part.run, source.name(), pinned.group(), pinned.shard());
+        part.open = null;
+        sealed(
+                Batch.memberAlone(
+                        this,
+                        open,
+                        bounds,
+                        whole,
+                        token,
+                        groupToken,
+                        reason,
+                        nowSeconds,
+                        part.epoch));
         return true;
     }
 
@@ -798,7 +865,8 @@ final class PipelineThread implements BatchOwner, PartitionListener, Runnable {
      * Sends a replayed batch of several partitions once every part is complete — whole, with its
      * recorded token, so a server that deduplicates drops it if it has it. When a part cannot come
      * any more (its partition is not this thread's, or its range was cut short), the complete parts
-     * are sent alone, each with a token of its own range (at-least-once).
+     * are sent alone, each with a token of its own range, once the group's INSERTs are looked up
+     * and found not written ({@link #sealMember}).
      */
     private void trySealGroup(String group, long nowNanos) {
         List<PartitionState> ready = new ArrayList<>();
@@ -857,7 +925,10 @@ final class PipelineThread implements BatchOwner, PartitionListener, Runnable {
         }
     }
 
-    /** A replayed part whose batch cannot be re-created whole: sent alone, under its own range. */
+    /**
+     * A replayed part whose batch cannot be re-created whole: sent alone, under its own range,
+     * unless the group's INSERTs are found written ({@link #sealMember}).
+     */
     private void sealAlone(PartitionState p, long nowNanos) {
         OpenBatch later = p.open;
         p.open = p.ready;

@@ -130,7 +130,7 @@ class CombinedBatchTest {
     }
 
     @Test
-    void aReplayMissingAPartitionSendsTheOthersAloneUnderTheirOwnRanges() throws Exception {
+    void aReplayMissingAPartitionSendsTheOthersAloneAfterLookingUpTheirBatch() throws Exception {
         LocalCheckpoints first = LocalCheckpoints.open(dir, "test");
         ThreadHarness before = harness(first, "a", "b");
         before.start();
@@ -144,22 +144,52 @@ class CombinedBatchTest {
 
         LocalCheckpoints second = LocalCheckpoints.open(dir, "test");
         ThreadHarness after = harness(second, "a"); // b went to another consumer
+        after.maxRows = 2; // other settings now
+        after.clock.advanceMillis(60_000); // and another time
         after.start();
         after.source.offer("a", 3);
         after.turns(3);
 
         assertThat(after.batches()).hasSize(1);
         Batch alone = after.batches().get(0);
-        assertThat(alone.replayed()).isFalse();
+        // Its own range's token (a server that has the group cannot tell these rows among its
+        // rows), to the group's shard with the group's now(), and the group's token to look up
+        // first: the writer sends it only if the group was not written (ADR 0011).
         assertThat(alone.token()).isNotEqualTo(original.token()).contains("/a/0-20/");
-        assertThat(alone.rows()).isEqualTo(3);
+        assertThat(alone.token()).endsWith("/" + original.shard());
+        assertThat(alone.groupToken()).isEqualTo(original.token());
+        assertThat(alone.shard()).isEqualTo(original.shard());
+        assertThat(alone.nowSeconds()).isEqualTo(original.nowSeconds());
+        assertThat(alone.replayed()).isTrue(); // the range is the recorded one
+        assertThat(alone.gathersPartitions()).isFalse();
+        assertThat(values(alone)).containsExactly(97_000L, 97_001L, 97_002L);
         second.close();
-        // Recorded again under its own range: the group's entry is replaced for the next run.
+        // The group's entry is kept, so that a replay after another crash looks the group up too.
         try (LocalCheckpoints again = LocalCheckpoints.open(dir, "test")) {
             List<LedgerEntry> kept = again.checkpoint("a").inFlight();
             assertThat(kept).hasSize(1);
-            assertThat(kept.get(0).group()).isNull();
+            assertThat(kept.get(0).group()).isEqualTo(original.boundaries().group());
         }
+    }
+
+    @Test
+    void aGroupBatchIsLookedUpByItsOwnTokenAndAPlainBatchHasNoGroup() {
+        ThreadHarness h = harness(LocalCheckpoints.inMemory(), "a", "b");
+        h.start();
+        h.source.offer("a", 2);
+        h.source.offer("b", 2);
+        h.turns(3);
+        h.clock.advanceMillis(1_000);
+        h.turns(1);
+        h.source.offer("a", 1);
+        h.turns(2);
+        h.clock.advanceMillis(1_000);
+        h.turns(1);
+        assertThat(h.batches()).hasSize(2);
+        assertThat(h.batches().get(0).gathersPartitions()).isTrue();
+        assertThat(h.batches().get(0).groupToken()).isNull();
+        assertThat(h.batches().get(1).gathersPartitions()).isFalse();
+        assertThat(h.batches().get(1).groupToken()).isNull();
     }
 
     @Test
