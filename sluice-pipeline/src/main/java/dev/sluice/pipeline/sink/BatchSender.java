@@ -39,8 +39,10 @@ import java.util.Set;
  * twice, and are looked up once more after the resend is acknowledged) or {@code fail} (the
  * pipeline stops naming the batch's range and query id). A replayed INSERT (after a restart) is
  * looked up the same way before its first attempt, so one an earlier run wrote is not written
- * again. Counts go to the shard's metrics, and the INSERTs a user must know about to {@link
- * DeliveryNotes}.
+ * again. A member of a batch of several partitions replayed alone ({@link Batch#groupToken()}) is
+ * first looked up by its group's token on every replica of the shard ({@link GroupLookup}), on
+ * every table: the group written — the member is not sent (docs/adr/0011). Counts go to the shard's
+ * metrics, and the INSERTs a user must know about to {@link DeliveryNotes}.
  */
 public final class BatchSender implements AutoCloseable {
     /** The look-up after a resend of an INSERT whose outcome was unknown waits at most this. */
