@@ -160,15 +160,20 @@ class CombinedBatchTest {
         assertThat(alone.groupToken()).isEqualTo(original.token());
         assertThat(alone.shard()).isEqualTo(original.shard());
         assertThat(alone.nowSeconds()).isEqualTo(original.nowSeconds());
-        assertThat(alone.replayed()).isTrue(); // the range is the recorded one
+        assertThat(alone.replayed()).isFalse(); // recorded again, under its own range
         assertThat(alone.gathersPartitions()).isFalse();
         assertThat(values(alone)).containsExactly(97_000L, 97_001L, 97_002L);
         second.close();
-        // The group's entry is kept, so that a replay after another crash looks the group up too.
+        // Recorded again under its own range: a later replay re-sends exactly this batch, never
+        // the group whole (that would write the rows of members sent alone once more).
         try (LocalCheckpoints again = LocalCheckpoints.open(dir, "test")) {
             List<LedgerEntry> kept = again.checkpoint("a").inFlight();
             assertThat(kept).hasSize(1);
-            assertThat(kept.get(0).group()).isEqualTo(original.boundaries().group());
+            assertThat(kept.get(0).group()).isNull();
+            assertThat(kept.get(0).first()).isZero();
+            assertThat(kept.get(0).last()).isEqualTo(20);
+            assertThat(kept.get(0).shard()).isEqualTo(original.shard());
+            assertThat(kept.get(0).nowSeconds()).isEqualTo(original.nowSeconds());
         }
     }
 
