@@ -712,25 +712,38 @@ final class PipelineThread implements BatchOwner, PartitionListener, Runnable {
      * group's INSERTs may be in the table already, and a server that deduplicates would not know
      * this member's rows among them; so the batch carries the group's token, and its writer looks
      * the group up on every replica of the group's shard before sending it (docs/adr/0011): written
-     * — not sent again. It goes to the group's shard, with the group's {@code now()}, and is
-     * recorded again under its own range: a later replay re-sends exactly it (a deduplicating
-     * server drops the copy, the query log finds it), never the group whole — which, after members
-     * were sent alone, would write their rows again.
+     * — not sent again. It goes to the group's shard, with the group's {@code now()}. Exactly the
+     * member's recorded range, it keeps the group's entry (a later replay does the same look-up)
+     * and a token of that range; a part of it is recorded again under its own range.
      */
     private boolean sealMember(
             PartitionState part, OpenBatch open, LedgerEntry pinned, SealReason reason) {
-        int shard =
-                pinned.shard() < parts.router().shards()
-                        ? pinned.shard()
-                        : parts.router().shardFor(part.name, open.firstPosition());
+        boolean sameShards = pinned.shard() < parts.router().shards();
+        boolean whole =
+                sameShards
+                        && open.firstPosition() == pinned.first()
+                        && open.lastPosition() == pinned.last();
         long nowSeconds =
                 pinned.nowSeconds() >= 0
                         ? pinned.nowSeconds()
                         : Math.floorDiv(parts.clock().currentTimeMillis(), 1000);
-        LedgerEntry bounds =
-                new LedgerEntry(
-                        part.name, open.firstPosition(), open.lastPosition(), shard, nowSeconds);
-        part.sealed(bounds);
+        LedgerEntry bounds;
+        if (whole) {
+            bounds = pinned;
+        } else {
+            int shard =
+                    sameShards
+                            ? pinned.shard()
+                            : parts.router().shardFor(part.name, open.firstPosition());
+            bounds =
+                    new LedgerEntry(
+                            part.name,
+                            open.firstPosition(),
+                            open.lastPosition(),
+                            shard,
+                            nowSeconds);
+            part.sealed(bounds);
+        }
         String token =
                 DedupToken.of(
                         parts.pipeline(),
@@ -749,7 +762,7 @@ final class PipelineThread implements BatchOwner, PartitionListener, Runnable {
                         this,
                         open,
                         bounds,
-                        false,
+                        whole,
                         token,
                         groupToken,
                         reason,

@@ -160,21 +160,61 @@ class CombinedBatchTest {
         assertThat(alone.groupToken()).isEqualTo(original.token());
         assertThat(alone.shard()).isEqualTo(original.shard());
         assertThat(alone.nowSeconds()).isEqualTo(original.nowSeconds());
-        assertThat(alone.replayed()).isFalse(); // recorded again, under its own range
+        assertThat(alone.replayed()).isTrue(); // the range is the recorded one
         assertThat(alone.gathersPartitions()).isFalse();
         assertThat(values(alone)).containsExactly(97_000L, 97_001L, 97_002L);
         second.close();
-        // Recorded again under its own range: a later replay re-sends exactly this batch, never
-        // the group whole (that would write the rows of members sent alone once more).
+        // The group's entry is kept, so that a replay after another crash looks the group up too.
         try (LocalCheckpoints again = LocalCheckpoints.open(dir, "test")) {
             List<LedgerEntry> kept = again.checkpoint("a").inFlight();
             assertThat(kept).hasSize(1);
-            assertThat(kept.get(0).group()).isNull();
-            assertThat(kept.get(0).first()).isZero();
-            assertThat(kept.get(0).last()).isEqualTo(20);
-            assertThat(kept.get(0).shard()).isEqualTo(original.shard());
-            assertThat(kept.get(0).nowSeconds()).isEqualTo(original.nowSeconds());
+            assertThat(kept.get(0).group()).isEqualTo(original.boundaries().group());
         }
+    }
+
+    @Test
+    void aPartWaitingForItsBatchIsSentAloneWhenItsPartitionReadsOnIntoTheNextBatch()
+            throws Exception {
+        LocalCheckpoints first = LocalCheckpoints.open(dir, "test");
+        ThreadHarness before = harness(first, "a", "b");
+        before.start();
+        before.source.offer("a", 3);
+        before.source.offer("b", 2);
+        before.turns(3);
+        before.clock.advanceMillis(1_000);
+        before.turns(1); // group 1: a 0..20, b 0..10
+        before.source.offer("a", 3);
+        before.source.offer("b", 2);
+        before.turns(3);
+        before.clock.advanceMillis(1_000);
+        before.turns(1); // group 2: a 30..50, b 20..30
+        assertThat(before.batches()).hasSize(2);
+        Batch g1 = before.batches().get(0);
+        Batch g2 = before.batches().get(1);
+        first.close(); // crash: neither acknowledged
+
+        LocalCheckpoints second = LocalCheckpoints.open(dir, "test");
+        ThreadHarness after = harness(second, "a", "b");
+        after.start();
+        after.source.offer("a", 6); // a reads through both batches' ranges before b has a record
+        after.turns(4);
+        // a's part of group 1 waited for b's; a read on into group 2: the waiting part is sent
+        // alone (after its group is looked up), not dropped.
+        assertThat(after.batches()).hasSize(1);
+        Batch aloneA = after.batches().get(0);
+        assertThat(aloneA.groupToken()).isEqualTo(g1.token());
+        assertThat(values(aloneA)).containsExactly(97_000L, 97_001L, 97_002L);
+
+        after.source.offer("b", 4);
+        after.turns(4);
+        assertThat(after.batches()).hasSize(3);
+        Batch aloneB = after.batches().get(1);
+        assertThat(aloneB.groupToken()).isEqualTo(g1.token());
+        assertThat(values(aloneB)).containsExactly(98_000L, 98_001L);
+        Batch whole = after.batches().get(2);
+        assertThat(whole.token()).isEqualTo(g2.token());
+        assertThat(values(whole)).isEqualTo(values(g2));
+        second.close();
     }
 
     @Test
