@@ -30,9 +30,37 @@ public record LedgerEntry(
         this(partition, first, last, shard, nowSeconds, null);
     }
 
+    /**
+     * Appended to the group of a member sent alone (docs/adr/0011): its replays look the group up
+     * and send the member alone again, and no replay waits for it or re-creates the group whole —
+     * which would write the rows of members already sent alone once more.
+     */
+    public static final String ALONE = "~a";
+
     /** How many partitions the entry's batch gathered (1 without a group). */
     public int members() {
-        return group == null ? 1 : Integer.parseInt(group.substring(group.indexOf('.') + 1));
+        if (group == null) {
+            return 1;
+        }
+        String g = baseGroup();
+        return Integer.parseInt(g.substring(g.indexOf('.') + 1));
+    }
+
+    /** True for a member of a group that was sent alone. */
+    public boolean sentAlone() {
+        return group != null && group.endsWith(ALONE);
+    }
+
+    /** The group without the mark of a member sent alone; null without a group. */
+    public String baseGroup() {
+        return sentAlone() ? group.substring(0, group.length() - ALONE.length()) : group;
+    }
+
+    /** This entry as a member of its group sent alone. */
+    public LedgerEntry alone() {
+        return sentAlone() || group == null
+                ? this
+                : new LedgerEntry(partition, first, last, shard, nowSeconds, group + ALONE);
     }
 
     /** True when the record at {@code position} belongs to this batch's range. */

@@ -516,7 +516,7 @@ final class PipelineThread implements BatchOwner, PartitionListener, Runnable {
         LedgerEntry pinned = batch.pinned();
         if (pinned != null) {
             if (position >= pinned.last()) {
-                if (pinned.group() != null) {
+                if (pinned.group() != null && !pinned.sentAlone()) {
                     readyForGroup(part, nowNanos);
                 } else {
                     seal(part, SealReason.REPLAY, nowNanos);
@@ -712,9 +712,11 @@ final class PipelineThread implements BatchOwner, PartitionListener, Runnable {
      * group's INSERTs may be in the table already, and a server that deduplicates would not know
      * this member's rows among them; so the batch carries the group's token, and its writer looks
      * the group up on every replica of the group's shard before sending it (docs/adr/0011): written
-     * — not sent again. It goes to the group's shard, with the group's {@code now()}. Exactly the
-     * member's recorded range, it keeps the group's entry (a later replay does the same look-up)
-     * and a token of that range; a part of it is recorded again under its own range.
+     * — not sent again. It goes to the group's shard, with the group's {@code now()}, under a token
+     * of its range, and is recorded again with the group marked "sent alone" ({@link
+     * LedgerEntry#alone}): a later replay looks the group up and sends the member alone again, but
+     * never waits for it nor re-creates the group whole (that would write again the rows of members
+     * already sent alone).
      */
     private boolean sealMember(
             PartitionState part, OpenBatch open, LedgerEntry pinned, SealReason reason) {
@@ -729,7 +731,7 @@ final class PipelineThread implements BatchOwner, PartitionListener, Runnable {
                         : Math.floorDiv(parts.clock().currentTimeMillis(), 1000);
         LedgerEntry bounds;
         if (whole) {
-            bounds = pinned;
+            bounds = pinned.alone(); // marked: never waited for nor re-created whole again
         } else {
             int shard =
                     sameShards
@@ -737,11 +739,15 @@ final class PipelineThread implements BatchOwner, PartitionListener, Runnable {
                             : parts.router().shardFor(part.name, open.firstPosition());
             bounds =
                     new LedgerEntry(
-                            part.name,
-                            open.firstPosition(),
-                            open.lastPosition(),
-                            shard,
-                            nowSeconds);
+                                    part.name,
+                                    open.firstPosition(),
+                                    open.lastPosition(),
+                                    shard,
+                                    nowSeconds,
+                                    pinned.group())
+                            .alone();
+        }
+        if (bounds != pinned) {
             part.sealed(bounds);
         }
         String token =
@@ -755,7 +761,11 @@ final class PipelineThread implements BatchOwner, PartitionListener, Runnable {
                         bounds.shard());
         String groupToken =
                 DedupToken.group(
-                        parts.pipeline(), part.run, source.name(), pinned.group(), pinned.shard());
+                        parts.pipeline(),
+                        part.run,
+                        source.name(),
+                        pinned.baseGroup(),
+                        pinned.shard());
         part.open = null;
         sealed(
                 Batch.memberAlone(

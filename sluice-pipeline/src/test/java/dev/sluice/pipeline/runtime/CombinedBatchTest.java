@@ -168,7 +168,9 @@ class CombinedBatchTest {
         try (LocalCheckpoints again = LocalCheckpoints.open(dir, "test")) {
             List<LedgerEntry> kept = again.checkpoint("a").inFlight();
             assertThat(kept).hasSize(1);
-            assertThat(kept.get(0).group()).isEqualTo(original.boundaries().group());
+            assertThat(kept.get(0).baseGroup()).isEqualTo(original.boundaries().group());
+            assertThat(kept.get(0).sentAlone()).isTrue();
+            assertThat(kept.get(0).members()).isEqualTo(2);
         }
     }
 
