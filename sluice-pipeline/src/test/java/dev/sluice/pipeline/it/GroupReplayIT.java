@@ -121,6 +121,26 @@ class GroupReplayIT {
     }
 
     @Test
+    void aGroupWhoseMembersCarryDifferentRunsIsFoundByEachOwner() throws Exception {
+        // As with Kafka: each partition keeps the run of the instance that first committed it, so
+        // partition a's run is not b's and c's. The group's token has one run; every owner must
+        // look the group up under it, not under its member's own.
+        String table = mergeTreeTable();
+        Replay r =
+                replay(
+                        table,
+                        List.of(TestServer.url()),
+                        List.of(TestServer.url()),
+                        true,
+                        "0a0a0a0a0a0a",
+                        () -> TestServer.single("SELECT count() FROM " + table));
+        assertRowsExactlyOnce(serverRows(table));
+        assertThat(r.alreadyWritten()).isEqualTo(sum(GROUP));
+        assertThat(r.possiblyDuplicated()).isZero();
+        TestServer.execute("DROP TABLE " + table);
+    }
+
+    @Test
     void aGroupNeverSentToAMergeTreeHasItsMembersSentAlone() throws Exception {
         String table = mergeTreeTable();
         Replay r =
@@ -153,7 +173,25 @@ class GroupReplayIT {
     private static Replay replay(
             String table, List<String> first, List<String> second, boolean written, Count count)
             throws Exception {
+        return replay(table, first, second, written, null, count);
+    }
+
+    /**
+     * As above; with {@code runOfA}, partition a was committed earlier (nothing read) by another
+     * instance, whose run it keeps: the group's members carry different runs.
+     */
+    private static Replay replay(
+            String table,
+            List<String> first,
+            List<String> second,
+            boolean written,
+            String runOfA,
+            Count count)
+            throws Exception {
         GroupStore store = new GroupStore(written ? Crash.AFTER_RECORDING : Crash.AT_RECORDING);
+        if (runOfA != null) {
+            store.committed.put("a", new Checkpoint(-1, runOfA, List.of()));
+        }
         Pipeline one =
                 Pipeline.start(
                         spec(table, first),
