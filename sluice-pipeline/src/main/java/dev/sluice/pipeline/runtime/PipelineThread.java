@@ -762,7 +762,7 @@ final class PipelineThread implements BatchOwner, PartitionListener, Runnable {
         String groupToken =
                 DedupToken.group(
                         parts.pipeline(),
-                        part.run,
+                        pinned.groupRun() != null ? pinned.groupRun() : part.run,
                         source.name(),
                         pinned.baseGroup(),
                         pinned.shard());
@@ -830,6 +830,10 @@ final class PipelineThread implements BatchOwner, PartitionListener, Runnable {
         }
         String group = DedupToken.groupOf(ranges);
         int shard = parts.router().shardFor("g" + group, 0);
+        // The token's run goes with the group: a member replayed alone by an owner whose partition
+        // carries another run looks the group up under this one (docs/adr/0011).
+        String run = members.get(0).run;
+        String recorded = LedgerEntry.groupWithRun(group, run);
         List<Batch.Segment> segments = new ArrayList<>();
         for (PartitionState m : members) {
             LedgerEntry bounds =
@@ -839,15 +843,14 @@ final class PipelineThread implements BatchOwner, PartitionListener, Runnable {
                             m.open.lastPosition(),
                             shard,
                             nowSeconds,
-                            group);
+                            recorded);
             m.sealed(bounds);
             segments.add(new Batch.Segment(m.open, bounds, m.epoch));
             roundRows -= m.open.rows();
             roundBytes -= m.open.dataBytes();
             m.open = null;
         }
-        String token =
-                DedupToken.group(parts.pipeline(), members.get(0).run, source.name(), group, shard);
+        String token = DedupToken.group(parts.pipeline(), run, source.name(), group, shard);
         sealed(new Batch(this, segments, shard, false, token, reason, nowSeconds));
         return true;
     }
@@ -923,7 +926,11 @@ final class PipelineThread implements BatchOwner, PartitionListener, Runnable {
                             : Math.floorDiv(parts.clock().currentTimeMillis(), 1000);
             String token =
                     DedupToken.group(
-                            parts.pipeline(), ready.get(0).run, source.name(), group, any.shard());
+                            parts.pipeline(),
+                            any.groupRun() != null ? any.groupRun() : ready.get(0).run,
+                            source.name(),
+                            any.baseGroup(),
+                            any.shard());
             sealed(
                     new Batch(
                             this,
