@@ -67,7 +67,8 @@ class CombinedBatchTest {
                         99_003L);
         assertThat(b.token()).matches("test@.+/mem/g[0-9a-f]{16}\\.3/[01]");
         assertThat(b.segments())
-                .allMatch(sg -> sg.bounds().group().endsWith(".3"))
+                .allMatch(sg -> sg.bounds().baseGroup().endsWith(".3"))
+                .allMatch(sg -> b.token().contains("@" + sg.bounds().groupRun() + "/"))
                 .allMatch(sg -> sg.bounds().shard() == b.shard());
 
         h.sink.ackAll();
@@ -168,7 +169,8 @@ class CombinedBatchTest {
         try (LocalCheckpoints again = LocalCheckpoints.open(dir, "test")) {
             List<LedgerEntry> kept = again.checkpoint("a").inFlight();
             assertThat(kept).hasSize(1);
-            assertThat(kept.get(0).baseGroup()).isEqualTo(original.boundaries().group());
+            assertThat(kept.get(0).baseGroup()).isEqualTo(original.boundaries().baseGroup());
+            assertThat(kept.get(0).groupRun()).isEqualTo(original.boundaries().groupRun());
             assertThat(kept.get(0).sentAlone()).isTrue();
             assertThat(kept.get(0).members()).isEqualTo(2);
         }
