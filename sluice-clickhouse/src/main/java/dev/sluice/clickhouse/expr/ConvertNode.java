@@ -25,6 +25,9 @@ final class ConvertNode extends Node {
      */
     private final DateLut makeLut;
 
+    /** Text to a number, date, time or Enum: the text is parsed. */
+    private final boolean parsesText;
+
     ConvertNode(Node arg, ValueType target, DateLut serverLut, boolean cast) {
         super(target);
         this.arg = arg;
@@ -32,6 +35,10 @@ final class ConvertNode extends Node {
         this.sourceLut = arg.type.zone() != null ? DateLut.of(arg.type.zone()) : serverLut;
         this.targetLut = target.zone() != null ? DateLut.of(target.zone()) : serverLut;
         this.makeLut = cast ? serverLut : targetLut;
+        this.parsesText =
+                arg.type.kind() == Kind.STRING
+                        && target.kind() != Kind.STRING
+                        && target.kind() != Kind.FIXED_STRING;
     }
 
     @Override
@@ -46,6 +53,14 @@ final class ConvertNode extends Node {
         for (int i = 0; i < n; i++) {
             int k = at(a, i);
             if (nullAt(i)) {
+                if (parsesText && !a.constant) {
+                    // The server converts a NULL's placeholder too, and '' parses as nothing.
+                    throw new UnsupportedValueException(
+                            "a NULL text cannot be converted to "
+                                    + type.withNullable(false).typeName()
+                                    + " (the server parses its empty placeholder and fails);"
+                                    + " use ifNull or coalesce first");
+                }
                 setDefault(i);
             } else if (a.hasNulls && a.nulls[k] != 0) {
                 throw new UnsupportedValueException(
@@ -84,6 +99,10 @@ final class ConvertNode extends Node {
         switch (type.kind()) {
             case INT -> out.longs[i] = toInteger(a, k);
             case FLOAT -> {
+                if (from == Kind.STRING) {
+                    out.doubles[i] = parseFloat(a, k);
+                    return;
+                }
                 double d =
                         from == Kind.FLOAT
                                 ? a.doubles[k]
@@ -101,6 +120,22 @@ final class ConvertNode extends Node {
             case ORDERED -> out.longs[i] = toEnum(a, k);
             case NULL -> {}
         }
+    }
+
+    private final FloatText.Result parsed = new FloatText.Result();
+
+    /** Text to Float64 as the server's {@code toFloat64} reads it: the whole text, one number. */
+    private double parseFloat(ValueVector a, int k) {
+        int s = a.starts[k];
+        int e = a.ends[k];
+        if (!FloatText.parse(a.bytes, s, e, parsed) || parsed.end != e) {
+            throw new UnsupportedValueException(
+                    "cannot parse '"
+                            + new String(a.bytes, s, Math.min(e - s, 40), StandardCharsets.UTF_8)
+                            + "' as "
+                            + type.typeName());
+        }
+        return parsed.value;
     }
 
     private long toInteger(ValueVector a, int k) {

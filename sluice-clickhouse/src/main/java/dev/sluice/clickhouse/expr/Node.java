@@ -31,6 +31,9 @@ abstract class Node {
         int count;
         long nowSeconds;
 
+        /** The records behind the rows, for {@code raw()}; null when the caller has none. */
+        RawRecords raw;
+
         int row(int i) {
             return rows == null ? i : rows[i];
         }
