@@ -66,6 +66,20 @@ public final class CompiledExpression {
         }
     }
 
+    /**
+     * Whether expressions can be compiled to values of {@code type} (with {@link #compile(Expr,
+     * Bindings, ClickHouseType)}): integers, floats, Date, DateTime, String, FixedString, Enum, and
+     * Nullable or LowCardinality of those.
+     */
+    public static boolean canProduce(ClickHouseType type) {
+        try {
+            new Compiler(new Bindings(java.time.ZoneOffset.UTC)).valueType(type, "the type");
+            return true;
+        } catch (UnsupportedExpressionException e) {
+            return false;
+        }
+    }
+
     public Expr source() {
         return source;
     }

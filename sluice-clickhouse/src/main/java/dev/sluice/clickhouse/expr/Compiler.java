@@ -748,9 +748,9 @@ final class Compiler {
             return ConstNode.ofNull(); // the server's NULL of type Nullable(Nothing)
         }
         // A text constant compared with a date, a time or an Enum is read as one, once.
-        if (isTextConstant(b) && !a.type.isStringLike()) {
+        if (isTextConstant(b) && readsText(a.type)) {
             b = constantOf(b, a.type, c.function());
-        } else if (isTextConstant(a) && !b.type.isStringLike()) {
+        } else if (isTextConstant(a) && readsText(b.type)) {
             a = constantOf(a, b.type, c.function());
         }
         ValueType ta = a.type;
@@ -768,6 +768,13 @@ final class Compiler {
                 b,
                 CompareNode.side(tb),
                 result.withNullable(ta.nullable() || tb.nullable()));
+    }
+
+    /** A Date, DateTime or Enum: a text constant compared with one is read as one. */
+    private static boolean readsText(ValueType t) {
+        return t.kind() == Kind.DATE
+                || t.kind() == Kind.DATETIME
+                || (t.kind() == Kind.ORDERED && t.chType() instanceof EnumType);
     }
 
     private static boolean isTextConstant(Node n) {

@@ -220,13 +220,7 @@ final class ConvertNode extends Node {
     private void toText(ValueVector a, int k, int i) {
         switch (a.type.kind()) {
             case STRING -> out.putString(i, a.bytes, a.starts[k], a.ends[k]);
-            case INT -> {
-                String s =
-                        a.type.signed() || a.type.bits() < 64
-                                ? Long.toString(a.longs[k])
-                                : Long.toUnsignedString(a.longs[k]);
-                putAscii(i, s);
-            }
+            case INT -> putInteger(i, a.longs[k], !a.type.signed() && a.type.bits() == 64);
             case FLOAT -> putAscii(i, FloatFormat.format(a.doubles[k], a.type.bits() == 32));
             case DATE -> {
                 byte[] b = out.ownBytes(10);
@@ -244,6 +238,33 @@ final class ConvertNode extends Node {
             }
             default -> throw new IllegalStateException("toString of " + a.type);
         }
+    }
+
+    /** The decimal digits of {@code v} (UInt64 when {@code unsigned}), without allocating. */
+    private void putInteger(int i, long v, boolean unsigned) {
+        byte[] b = out.ownBytes(20);
+        int start = out.bytesUsed;
+        int end = start + 20;
+        int p = end;
+        if (unsigned && v < 0) {
+            long q = Long.divideUnsigned(v, 10);
+            b[--p] = (byte) ('0' + (v - q * 10));
+            v = q; // now fits a signed long
+        }
+        boolean negative = v < 0;
+        do {
+            long q = v / 10;
+            b[--p] = (byte) ('0' + Math.abs(v - q * 10));
+            v = q;
+        } while (v != 0);
+        if (negative) {
+            b[--p] = '-';
+        }
+        int len = end - p;
+        System.arraycopy(b, p, b, start, len);
+        out.starts[i] = start;
+        out.bytesUsed = start + len;
+        out.ends[i] = out.bytesUsed;
     }
 
     private void putAscii(int i, String s) {

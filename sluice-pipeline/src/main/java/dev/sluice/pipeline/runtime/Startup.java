@@ -74,7 +74,11 @@ final class Startup {
         TargetColumns columns;
         InsertPlan plan;
         try {
-            columns = factories.targetColumns(schema);
+            // Expression transforms compute now(), today() and dates in the server's time zone.
+            columns =
+                    factories
+                            .targetColumns(schema)
+                            .inZone(Bindings.zone(tables.get(0).server().timezone()));
             plan = tables.get(0).insertPlan(columns, spec.sink());
         } catch (IllegalArgumentException e) {
             throw new PipelineException(e.getMessage(), e);
