@@ -513,8 +513,8 @@ final class PipelineThread implements BatchOwner, PartitionListener, Runnable {
         if (batch == null) {
             return false;
         }
-        if (batch.nowSeconds() < 0) {
-            batch.nowSeconds(nowFor(batch));
+        if (batch.isEmpty()) {
+            batch.nowSeconds(nowFor(part, batch, position, nowNanos), nowNanos);
         }
         batch.beginRow();
         try {
@@ -685,9 +685,6 @@ final class PipelineThread implements BatchOwner, PartitionListener, Runnable {
             roundRows -= staged - committed;
             roundBytes += batch.dataBytes() - dataBefore;
         }
-        if (batch.isEmpty() && batch.pinned() == null) {
-            batch.nowSeconds(-1); // every row was dropped: the next first row reads the clock
-        }
         if (stopPosition >= 0) {
             part.tracker.consumed(stopPosition);
             consumedAfterFlush = -1;
@@ -702,13 +699,28 @@ final class PipelineThread implements BatchOwner, PartitionListener, Runnable {
     }
 
     /**
-     * The {@code now()} of a batch taking its first row: the recorded one for a replay, the round's
-     * for a batch of several partitions, else the clock's (one reading per batch).
+     * The {@code now()} of a batch that has no row yet, decided again at each record until it has
+     * one: the recorded one for a replay; for a record between two recorded batches of a replay,
+     * the next one's (the original run evaluated it in that batch's context, unless it waited there
+     * longer than the linger); the one the batch already has if younger than the linger (its
+     * records were all dropped); else the round's for a batch of several partitions, else the
+     * clock's. One reading per batch, as the server takes one per block (property 2: a replay
+     * computes what the original did).
      */
-    private long nowFor(OpenBatch batch) {
+    private long nowFor(PartitionState part, OpenBatch batch, long position, long nowNanos) {
         LedgerEntry pinned = batch.pinned();
         if (pinned != null && pinned.nowSeconds() >= 0) {
             return pinned.nowSeconds();
+        }
+        if (pinned == null && part.replay != null) {
+            LedgerEntry next = part.replay.at(position);
+            if (next != null && next.nowSeconds() >= 0) {
+                return next.nowSeconds();
+            }
+        }
+        if (batch.nowSeconds() >= 0
+                && nowNanos - parts.seal().lingerDeadline(batch.nowTakenNanos()) < 0) {
+            return batch.nowSeconds();
         }
         long clock = Math.floorDiv(parts.clock().currentTimeMillis(), 1000);
         if (!combine || pinned != null) {

@@ -27,7 +27,7 @@ import java.util.Arrays;
  * from the block (ADR 0009).
  *
  * <p>The batch's {@code now()} — for transforms, DEFAULTs and keys — is read once, when its first
- * row is decoded, or taken from the ledger entry it re-creates ({@link #nowSeconds()}).
+ * record is decoded, or taken from the ledger entry it re-creates ({@link #nowSeconds()}).
  */
 public final class OpenBatch implements RowTarget {
     private final String partition;
@@ -44,6 +44,7 @@ public final class OpenBatch implements RowTarget {
     private CheckpointTracker.Pending pending;
     private LedgerEntry pinned;
     private long nowSeconds = -1;
+    private long nowTakenNanos;
 
     private int staged;
     private long[] stagedPositions = new long[64];
@@ -254,8 +255,15 @@ public final class OpenBatch implements RowTarget {
         return nowSeconds;
     }
 
-    public void nowSeconds(long seconds) {
+    /** Sets the batch's {@code now()}, decided at clock time {@code takenNanos}. */
+    public void nowSeconds(long seconds, long takenNanos) {
         nowSeconds = seconds;
+        nowTakenNanos = takenNanos;
+    }
+
+    /** When the batch's {@code now()} was decided (clock nanos). */
+    public long nowTakenNanos() {
+        return nowTakenNanos;
     }
 
     /** The ledger entry this batch re-creates after a restart, or null. */
