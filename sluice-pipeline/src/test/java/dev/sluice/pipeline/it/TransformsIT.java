@@ -85,7 +85,9 @@ class TransformsIT {
                 sb.append(",\"tag\":1");
             }
             // Every 50th record has a code toUInt16 refuses: dead-lettered.
-            sb.append(",\"code\":\"").append(k % 50 == 7 ? "oops" : rnd.nextInt(65_536)).append('"');
+            sb.append(",\"code\":\"")
+                    .append(k % 50 == 7 ? "oops" : rnd.nextInt(65_536))
+                    .append('"');
             out.add(sb.append('}').toString());
         }
         return out;
@@ -134,7 +136,8 @@ class TransformsIT {
                 List.of(
                         new TransformSpec("filter", Map.of("where", FILTER)),
                         new TransformSpec("computed", Map.of("columns", COMPUTED)),
-                        new TransformSpec("drop", Map.of("fields", List.of("meta", "tag", "code"))));
+                        new TransformSpec(
+                                "drop", Map.of("fields", List.of("meta", "tag", "code"))));
         DecodeSpec json = new DecodeSpec(Format.JSON, List.of(), false, Map.of(), false, ',');
         Letters letters = new Letters();
         Factories factories =
@@ -188,12 +191,17 @@ class TransformsIT {
                 expr = "toDateTime(0)"; // the batch's clock: compared apart
                 expr = e.getKey().equals("day") ? "toDate(0)" : expr;
             }
-            select.append(", CAST(").append(expr).append(", '")
+            select.append(", CAST(")
+                    .append(expr)
+                    .append(", '")
                     .append(type(e.getKey()))
                     .append("') AS ")
                     .append(e.getKey());
         }
-        select.append(" FROM ").append(raw).append(" WHERE ").append(FILTER)
+        select.append(" FROM ")
+                .append(raw)
+                .append(" WHERE ")
+                .append(FILTER)
                 .append(" AND visitParamExtractString(line, 'code') != 'oops'");
         TestServer.execute("INSERT INTO " + theirs + " " + select);
 
@@ -212,18 +220,17 @@ class TransformsIT {
                 .isGreaterThanOrEqualTo(before);
         assertThat(TestServer.single("SELECT max(toUInt32(at)) FROM " + ours))
                 .isLessThanOrEqualTo(after);
-        assertThat(TestServer.single("SELECT countIf(day != toDate(at)) FROM " + ours))
-                .isZero();
+        assertThat(TestServer.single("SELECT countIf(day != toDate(at)) FROM " + ours)).isZero();
         // The refused records are dead-lettered with the reason; the filtered ones are not.
         long refused =
-                lines.stream()
-                        .filter(l -> l.contains("\"oops\""))
-                        .filter(l -> passes(l))
-                        .count();
+                lines.stream().filter(l -> l.contains("\"oops\"")).filter(l -> passes(l)).count();
         assertThat(letters.records).hasSize((int) refused);
         assertThat(letters.records).allMatch(l -> l.contains("\"oops\""));
         assertThat(letters.reasons)
-                .allMatch(m -> m.equals("column code (UInt16): 'oops' is not a plain UInt16 literal"));
+                .allMatch(
+                        m ->
+                                m.equals(
+                                        "column code (UInt16): 'oops' is not a plain UInt16 literal"));
         assertThat(r.stats().rowsWritten()).isEqualTo(expected.size());
     }
 
