@@ -13,6 +13,7 @@ import dev.sluice.pipeline.spec.PipelineSpec.TransformSpec;
 import dev.sluice.pipeline.transform.ExpressionStage;
 import dev.sluice.pipeline.transform.TransformChain;
 import dev.sluice.pipeline.transform.Transforms;
+import dev.sluice.rigs.data.EventsFiles;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -37,7 +38,7 @@ import org.openjdk.jmh.annotations.Warmup;
 /**
  * Decoding plus the expression transforms, per record, on the NDJSON events of the load benchmark
  * ({@link EventsFiles#writeNdjson}, ~720 bytes), as the runtime runs them: decoded rows are staged
- * and the transforms run column-wise over ranges of 1,024 ({@link ExpressionStage}, ADR 0009).
+ * and the transforms run column-wise over ranges of 1,024 ({@link ExpressionStage}, ADR 0010).
  * {@code none} decodes only (subtract it to get the transforms' cost), {@code filter} keeps part of
  * the rows, {@code computed} adds four columns, {@code json} extracts a field of the raw record,
  * {@code both} filters then computes.

@@ -11,9 +11,11 @@ import dev.sluice.pipeline.decode.TargetColumns;
 import dev.sluice.pipeline.decode.avro.AvroCheck;
 import dev.sluice.pipeline.decode.avro.AvroDecoder;
 import dev.sluice.pipeline.runtime.Factories;
+import dev.sluice.pipeline.runtime.RetryDeduplication;
 import dev.sluice.pipeline.runtime.SizingRule;
 import dev.sluice.pipeline.runtime.TargetTable;
 import dev.sluice.pipeline.sink.InsertPlan;
+import dev.sluice.pipeline.sink.OutcomePolicy;
 import dev.sluice.pipeline.source.RecordBatch;
 import dev.sluice.pipeline.source.Source;
 import dev.sluice.pipeline.spec.PipelineSpec;
@@ -60,9 +62,28 @@ final class Checker {
                                     + " ("
                                     + t.schema().engine()
                                     + ")");
-                    String dedup = t.cannotDeduplicate();
-                    if (dedup != null) {
-                        warnings.add(where + ": retries and replays may duplicate rows: " + dedup);
+                    RetryDeduplication dedup = t.deduplication();
+                    if (dedup.deduplicates()) {
+                        out.println("ok    " + where + ": " + dedup.statement());
+                    } else {
+                        String policy =
+                                OutcomePolicy.effective(spec.sink().onUnknownOutcome(), false)
+                                        .label();
+                        warnings.add(
+                                where
+                                        + ": "
+                                        + dedup.statement()
+                                        + "; "
+                                        + (t.logging().usable()
+                                                ? "an INSERT interrupted after its data was sent is"
+                                                        + " looked up in the server's query log ("
+                                                        + t.logging().detail()
+                                                        + ")"
+                                                : t.logging().detail()
+                                                        + ", so an INSERT interrupted after its"
+                                                        + " data was sent cannot be looked up")
+                                        + "; when its outcome stays unknown: on_unknown_outcome: "
+                                        + policy);
                     }
                     first = first == null ? t : first;
                 } catch (RuntimeException e) {

@@ -7,12 +7,12 @@ import dev.sluice.pipeline.errors.ErrorPolicy;
 import dev.sluice.pipeline.source.file.InputFormats;
 import dev.sluice.pipeline.spec.PipelineSpec;
 import dev.sluice.pipeline.spec.PipelineSpec.BackpressureSpec;
-import dev.sluice.pipeline.spec.PipelineSpec.BatchSpec;
 import dev.sluice.pipeline.spec.PipelineSpec.CheckpointSpec;
 import dev.sluice.pipeline.spec.PipelineSpec.DecodeSpec;
 import dev.sluice.pipeline.spec.PipelineSpec.ErrorsSpec;
 import dev.sluice.pipeline.spec.PipelineSpec.FileSource;
 import dev.sluice.pipeline.spec.PipelineSpec.Format;
+import dev.sluice.pipeline.spec.PipelineSpec.OnUnknownOutcome;
 import dev.sluice.pipeline.spec.PipelineSpec.ShardSpec;
 import dev.sluice.pipeline.spec.PipelineSpec.SinkSpec;
 import dev.sluice.pipeline.spec.PipelineSpec.SourceSpec;
@@ -109,17 +109,23 @@ final class LoadCommand implements Callable<Integer> {
 
     @Option(
             names = "--batch-rows",
-            defaultValue = "500000",
-            description = "Rows per INSERT at most")
-    int batchRows;
+            description =
+                    "Rows per INSERT at most (default: 1048576 for files, as clickhouse-client;"
+                            + " 500000 for stdin)")
+    Integer batchRows;
 
     @Option(
             names = "--batch-bytes",
-            defaultValue = "64MiB",
-            description = "Bytes per INSERT at most (e.g. 64MiB)")
+            description =
+                    "Bytes per INSERT at most, e.g. 64MiB (default: 256MiB for files, less on a"
+                            + " small heap; 64MiB for stdin)")
     String batchBytes;
 
-    @Option(names = "--linger", defaultValue = "1s", description = "Seal a batch after this long")
+    @Option(
+            names = "--linger",
+            description =
+                    "Seal a batch after this long, or none (default: none for files, 1s for"
+                            + " stdin)")
     String linger;
 
     @Option(names = "--shards", defaultValue = "1", description = "Parallel writers (connections)")
@@ -167,6 +173,26 @@ final class LoadCommand implements Callable<Integer> {
 
     @Option(names = "--resume", description = "Continue a previous load of the same inputs")
     boolean resume;
+
+    @Option(
+            names = "--on-unknown-outcome",
+            paramLabel = "resend|fail",
+            description =
+                    "An INSERT interrupted after its data was sent is looked up on the server;"
+                            + " when the server cannot tell whether it wrote it: resend (may write"
+                            + " its rows twice, counted) or fail (stop, naming it). Default: resend"
+                            + " where the table deduplicates, else fail")
+    String onUnknownOutcome;
+
+    @Option(
+            names = "--outcome-timeout",
+            defaultValue = "5m",
+            paramLabel = "DURATION",
+            description =
+                    "How long an interrupted INSERT is looked up (while it still runs on the"
+                            + " server, or the server does not answer) before its outcome counts as"
+                            + " unknown (default: ${DEFAULT-VALUE})")
+    String outcomeTimeout;
 
     @Option(names = "--check", description = "Validate against the server; move no data")
     boolean check;
@@ -224,31 +250,28 @@ final class LoadCommand implements Callable<Integer> {
                 new SinkSpec(
                         shardSpecs,
                         table,
-                        new BatchSpec(
+                        LoadBatching.batch(
+                                stdin,
                                 batchRows,
-                                Units.parseSize(batchBytes),
-                                Units.parseDuration(linger)),
+                                batchBytes == null ? null : Units.parseSize(batchBytes),
+                                linger == null ? null : LoadBatching.parseLinger(linger),
+                                readers(stdin)
+                                        + shardSpecs.size() * ConfigDefaults.INFLIGHT_PER_SHARD,
+                                Runtime.getRuntime().maxMemory()),
                         ConfigDefaults.INFLIGHT_PER_SHARD,
                         compression,
                         presort,
                         splitPartitions,
                         settings,
-                        ConfigDefaults.RETRY);
+                        ConfigDefaults.RETRY,
+                        onUnknownOutcome == null ? null : parseOnUnknownOutcome(onUnknownOutcome),
+                        Units.parseDuration(outcomeTimeout));
         ErrorPolicy policy = ErrorPolicy.parse(onError);
         String name = "load-" + digest(table, inputs);
         Path dead = deadLetter != null ? deadLetter : ConfigDefaults.deadLetterPath(name);
-        int processors = Runtime.getRuntime().availableProcessors();
-        int readers =
-                threads != null
-                        ? threads
-                        : stdin
-                                ? 1
-                                : Math.max(
-                                        1,
-                                        Math.min(inputCount(), ConfigDefaults.threads(processors)));
         return new PipelineSpec(
                 name,
-                readers,
+                readers(stdin),
                 source,
                 decode,
                 List.of(),
@@ -261,6 +284,26 @@ final class LoadCommand implements Callable<Integer> {
                 new CheckpointSpec(
                         ConfigDefaults.CHECKPOINT_INTERVAL, ConfigDefaults.checkpointDir(name)),
                 new PipelineSpec.AdminSpec(admin));
+    }
+
+    /** Pipeline threads: as asked, else one per input file up to the default, one for stdin. */
+    private int readers(boolean stdin) {
+        if (threads != null) {
+            return threads;
+        }
+        if (stdin) {
+            return 1;
+        }
+        int processors = Runtime.getRuntime().availableProcessors();
+        return Math.max(1, Math.min(inputCount(), ConfigDefaults.threads(processors)));
+    }
+
+    private static OnUnknownOutcome parseOnUnknownOutcome(String s) {
+        try {
+            return OnUnknownOutcome.parse(s);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("--on-unknown-outcome: " + e.getMessage());
+        }
     }
 
     /** The same range the configuration's {@code max_record_bytes} allows. */

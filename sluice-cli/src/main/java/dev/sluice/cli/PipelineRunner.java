@@ -9,6 +9,7 @@ import dev.sluice.pipeline.spec.PipelineSpec;
 import dev.sluice.pipeline.time.Clock;
 import java.io.PrintStream;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -194,14 +195,107 @@ final class PipelineRunner {
                 s.wireBytesWritten() == 0 ? 1.0 : (double) s.bytesWritten() / s.wireBytesWritten();
         out.printf(
                 Locale.ROOT,
-                "%ssent %s on the wire for %s of Native data (%.2fx compression) in %,d batches%n",
+                "%ssent %s on the wire for %s of Native data (%.2fx compression) in %,d batches%s%n",
                 s.sourceBytesRead() >= 0
                         ? "read " + bytes(s.sourceBytesRead()) + " of input; "
                         : "",
                 bytes(s.wireBytesWritten()),
                 bytes(s.bytesWritten()),
                 ratio,
-                s.batchesWritten());
+                s.batchesWritten(),
+                // each batch is an INSERT, and each INSERT a part per table partition it touches:
+                // the server's merge work to come (docs/pipeline.md, "Batch sizes")
+                s.batchesWritten() > 1
+                        ? String.format(
+                                Locale.ROOT,
+                                " of %,d rows on average",
+                                s.rowsWritten() / s.batchesWritten())
+                        : "");
+        delivery(s.rowsWritten(), s.retries(), s.delivery());
+    }
+
+    /**
+     * What a plain "rows written" does not say: INSERTs sent again and why, those looked up on the
+     * server and what it said, and — when the table may hold more rows of this run than written —
+     * how many, with the source range and query ids of each INSERT concerned. Silent when every
+     * INSERT simply succeeded.
+     */
+    private void delivery(long written, long retries, PipelineStats.Delivery d) {
+        List<String> parts = new ArrayList<>();
+        if (retries > 0) {
+            List<String> why = new ArrayList<>();
+            d.retries().forEach((reason, n) -> why.add(n + " " + reason.replace('_', ' ')));
+            parts.add(
+                    inserts(retries)
+                            + " sent again"
+                            + (why.isEmpty() ? "" : " (" + String.join(", ", why) + ")"));
+        }
+        if (d.checked() > 0) {
+            parts.add(
+                    String.format(
+                            Locale.ROOT,
+                            "outcome checked for %s (interrupted, or replayed after a restart):"
+                                    + " %,d written (found in the server's log, not sent again), %,d"
+                                    + " not written, %,d unknown",
+                            inserts(d.checked()),
+                            d.checkedWritten(),
+                            d.checkedNotWritten(),
+                            d.checkedUnknown()));
+        }
+        if (d.rowsAlreadyWritten() > 0) {
+            parts.add(
+                    String.format(
+                            Locale.ROOT,
+                            "%,d rows of replayed batches were already written by an earlier run"
+                                    + " (found in the server's query log, not sent again)",
+                            d.rowsAlreadyWritten()));
+        }
+        if (!parts.isEmpty()) {
+            out.println(String.join("; ", parts));
+        }
+        long least = written + d.rowsDuplicated();
+        long most = least + d.rowsPossiblyDuplicated() + d.rowsUnresolved();
+        if (least == written && most == written) {
+            return;
+        }
+        List<String> why = new ArrayList<>();
+        if (d.rowsDuplicated() > 0) {
+            why.add(String.format(Locale.ROOT, "%,d rows written twice", d.rowsDuplicated()));
+        }
+        if (d.rowsPossiblyDuplicated() > 0) {
+            why.add(
+                    String.format(
+                            Locale.ROOT,
+                            "%,d rows sent again after their outcome stayed unknown, so maybe"
+                                    + " twice",
+                            d.rowsPossiblyDuplicated()));
+        }
+        if (d.rowsUnresolved() > 0) {
+            why.add(
+                    String.format(
+                            Locale.ROOT,
+                            "%,d rows of INSERTs whose outcome is unknown, maybe written, maybe"
+                                    + " not",
+                            d.rowsUnresolved()));
+        }
+        out.println(
+                (least == most
+                                ? String.format(
+                                        Locale.ROOT, "the table got %,d rows from this run", least)
+                                : String.format(
+                                        Locale.ROOT,
+                                        "the table got between %,d and %,d rows from this run",
+                                        least,
+                                        most))
+                        + ": "
+                        + String.join("; ", why));
+        for (String note : d.notes()) {
+            out.println("  " + note);
+        }
+    }
+
+    private static String inserts(long n) {
+        return String.format(Locale.ROOT, "%,d INSERT%s", n, n == 1 ? "" : "s");
     }
 
     static String bytes(long n) {

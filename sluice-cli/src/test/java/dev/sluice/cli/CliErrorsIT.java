@@ -175,6 +175,16 @@ class CliErrorsIT {
                 .contains("clickhouse://");
     }
 
+    @Test
+    void aPolicyForUnknownOutcomesOtherThanResendOrFailIsAUsageError() throws Exception {
+        assertThat(oneLine(load("--url", url, "--on-unknown-outcome", "retry"), 2))
+                .isEqualTo(
+                        "sluice load: --on-unknown-outcome: expected resend or fail, got 'retry'");
+        assertThat(oneLine(load("--url", url, "--outcome-timeout", "soon"), 2))
+                .startsWith("sluice load: ")
+                .contains("soon");
+    }
+
     /**
      * The private server's {@code sluice} user: its password from the password file works, a wrong
      * one is refused in one line that never shows it.

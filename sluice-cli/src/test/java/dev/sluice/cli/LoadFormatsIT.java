@@ -100,20 +100,36 @@ class LoadFormatsIT {
         Path stdin = write(dir.resolve("stdin.tsv"), whole);
 
         String glob = TestServer.newTable("load_glob");
-        // a glob or a directory names no extension: the format is given
-        load(
-                glob,
-                cols,
-                null,
-                parts.resolve("part-*").toString(),
-                "--format",
-                "tsv",
-                "--no-header");
+        // A glob or a directory names no extension: each file it matches tells its own format
+        // (.tsv, .tsv.gz, .tsv.zst: all TSV).
+        load(glob, cols, null, parts.resolve("part-*").toString(), "--no-header");
         assertSameRows(glob, twin, cols, rows.size());
 
         String directory = TestServer.newTable("load_dir");
-        load(directory, cols, null, parts.toString(), "--format", "tsv", "--no-header");
+        load(directory, cols, null, parts.toString(), "--no-header");
         assertSameRows(directory, twin, cols, rows.size());
+
+        String named = TestServer.newTable("load_named");
+        load(named, cols, null, parts.toString(), "--format", "tsv", "--no-header");
+        assertSameRows(named, twin, cols, rows.size());
+
+        // Formats that really differ are refused, naming a file of each.
+        write(parts.resolve("part-4.csv"), EdgeValues.tsv(null, rows.subList(0, 1)));
+        Result mixed =
+                SluiceCli.run(
+                        dir,
+                        "load",
+                        parts.toString(),
+                        "--into",
+                        TestServer.newTable("load_mixed"),
+                        "--url",
+                        url);
+        assertThat(mixed.exitCode()).as(mixed.output()).isEqualTo(2);
+        assertThat(mixed.stderr())
+                .contains("the inputs mix formats: tsv ('")
+                .contains("part-1.tsv') and csv ('")
+                .contains("part-4.csv')");
+        Files.delete(parts.resolve("part-4.csv"));
 
         String piped = TestServer.newTable("load_stdin");
         load(piped, cols, stdin, "-", "--format", "tsv", "--no-header");

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import dev.sluice.clickhouse.client.NativeConnection;
+import dev.sluice.clickhouse.it.PrivateServer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -20,8 +21,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The server goes away under a running {@code sluice run} — stopped for 20 s, or frozen with
  * SIGSTOP for 30 s — and the same run, never restarted, carries on by itself and loses nothing.
- * Runs against a ClickHouse instance of its own ({@link PrivateClickHouse}), so the shared test
- * server is never disturbed.
+ * Runs against a ClickHouse instance of its own ({@link PrivateServer}), so the shared test server
+ * is never disturbed.
  *
  * <p>The input is the generator with a rate limit, so the run lasts through the outage; its ids are
  * the row numbers {@code 0..rows-1}, so "every row present" is {@code uniqExact(id) = rows, min 0,
@@ -32,14 +33,14 @@ class ServerOutageIT {
     private static final int INFLIGHT_PER_SHARD = 2;
     private static final int MAX_ROWS = 20_000;
 
-    private static PrivateClickHouse server;
+    private static PrivateServer server;
 
     @TempDir Path dir;
     private final List<SluiceProcess> processes = new ArrayList<>();
 
     @BeforeAll
     static void startOwnServer() throws Exception {
-        server = PrivateClickHouse.start("sluice-outage-");
+        server = PrivateServer.start("sluice-outage-");
     }
 
     @AfterAll

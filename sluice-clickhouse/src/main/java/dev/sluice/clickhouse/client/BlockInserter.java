@@ -13,8 +13,11 @@ public interface BlockInserter extends AutoCloseable {
     /**
      * Sends {@code block} into {@code table} and waits for the server's acknowledgement.
      *
-     * @param queryId the INSERT's query id (findable in {@code system.query_log}); null for a
-     *     random one
+     * @param queryId the INSERT's query id (findable in {@code system.processes} and {@code
+     *     system.query_log}); null for a random one
+     * @throws InsertOutcomeUnknownException when the connection failed after the data may have
+     *     reached the server (written or not: ask the server); any other {@link
+     *     ConnectionException} means the data did not reach it
      */
     InsertResult insert(String table, Block block, Map<String, String> settings, String queryId);
 

@@ -456,6 +456,9 @@ public final class NativeConnection implements ClickHouseClient {
      * Inserts a block filled in advance (the pipeline builds blocks before it picks a connection).
      * The server's header must name the same columns with the same types. The operation deadline
      * covers the whole insert, up to the server's acknowledgement.
+     *
+     * @throws InsertOutcomeUnknownException when the connection fails after the block may have
+     *     reached the server; a {@link ConnectionException} before that means nothing was written
      */
     @Override
     public InsertResult insert(
@@ -474,7 +477,15 @@ public final class NativeConnection implements ClickHouseClient {
                 insert.finish(); // ends the INSERT with no rows; the connection stays usable
                 throw new ClickHouseException(context + ": " + problem);
             }
-            return insert.finishWith(block);
+            try {
+                return insert.finishWith(block);
+            } catch (InsertOutcomeUnknownException e) {
+                throw e;
+            } catch (ConnectionException e) {
+                // The server started the INSERT (it sent the header) and may have read the block:
+                // 18.16 writes a complete block even when the end marker never comes.
+                throw new InsertOutcomeUnknownException(options.queryId(), e);
+            }
         } finally {
             exitStep(outer);
         }

@@ -7,6 +7,7 @@ import dev.sluice.clickhouse.client.ClickHouseClient;
 import dev.sluice.clickhouse.client.ClickHouseException;
 import dev.sluice.clickhouse.client.ConnectionConfig;
 import dev.sluice.clickhouse.client.ConnectionException;
+import dev.sluice.clickhouse.client.InsertOutcomeUnknownException;
 import dev.sluice.clickhouse.client.InsertResult;
 import dev.sluice.clickhouse.client.InsertSettings;
 import dev.sluice.clickhouse.client.ProtocolException;
@@ -260,6 +261,29 @@ public final class HttpConnection implements ClickHouseClient {
         long[] counts = new long[2];
         FrameEncoder encoder = frames ? takeEncoder() : null;
         try {
+            runInsert(r, id, encoder, format, block, counts);
+        } finally {
+            if (encoder != null) {
+                giveEncoder(encoder);
+            }
+        }
+        return new InsertResult(
+                id, block.rows(), 1, counts[0], counts[1], -1, -1, System.nanoTime() - started);
+    }
+
+    /**
+     * Sends the INSERT and reads its answer. A connection failure once the request went out is an
+     * unknown outcome: the server may have read the whole body and written it (or may still be
+     * doing so) — only the server can say.
+     */
+    private void runInsert(
+            Request r,
+            String id,
+            FrameEncoder encoder,
+            InputFormat format,
+            Block block,
+            long[] counts) {
+        try {
             r.run(
                     null,
                     raw -> {
@@ -284,13 +308,14 @@ public final class HttpConnection implements ClickHouseClient {
                         counts[1] = wire.count;
                     },
                     HttpConnection::discard);
-        } finally {
-            if (encoder != null) {
-                giveEncoder(encoder);
+        } catch (InsertOutcomeUnknownException e) {
+            throw e;
+        } catch (ConnectionException e) {
+            if (r.sent) {
+                throw new InsertOutcomeUnknownException(id, e);
             }
+            throw e;
         }
-        return new InsertResult(
-                id, block.rows(), 1, counts[0], counts[1], -1, -1, System.nanoTime() - started);
     }
 
     /**
@@ -363,6 +388,25 @@ public final class HttpConnection implements ClickHouseClient {
                     }
                 });
         return new QueryResult(id, rows[0], rows[1], Progress.ZERO, null);
+    }
+
+    /**
+     * Runs a statement as written, without the {@code FORMAT} clause {@link #query} adds: some
+     * statements take none ({@code SYSTEM FLUSH LOGS} is a syntax error with one on 18.16).
+     */
+    @Override
+    public void execute(String sql, Map<String, String> settings) {
+        checkOpen();
+        String context = "statement " + abbreviate(sql) + " over HTTP";
+        Request r = new Request(context, UUID.randomUUID().toString(), config.operationTimeout());
+        r.params.putAll(settings);
+        r.params.putIfAbsent("wait_end_of_query", "1");
+        r.run(sql.strip().getBytes(StandardCharsets.UTF_8), null, HttpConnection::discard);
+    }
+
+    @Override
+    public void execute(String sql) {
+        execute(sql, Map.of());
     }
 
     /** {@code GET /ping}: a round trip that runs no query. */
@@ -504,6 +548,9 @@ public final class HttpConnection implements ClickHouseClient {
         String path = "/";
         boolean insert;
 
+        /** The request started to go out on a connected socket: it may have reached the server. */
+        volatile boolean sent;
+
         Request(String context, String queryId, Duration deadline) {
             this.context = context;
             this.queryId = queryId;
@@ -605,6 +652,7 @@ public final class HttpConnection implements ClickHouseClient {
             try {
                 HttpResponse response;
                 try {
+                    sent = true;
                     x.sendHead(method, target(), allHeaders(), fixed);
                     if (streamed != null) {
                         try (OutputStream body = x.chunkedBody()) {

@@ -2,9 +2,14 @@ package dev.sluice.clickhouse.schema;
 
 /**
  * Whether the server drops a repeated INSERT block, so that a retried batch is not written twice.
+ * All versions: a Replicated* table drops a block identical to one of its last {@code
+ * replicated_deduplication_window} blocks (100 by default); newer servers do the same for a plain
+ * MergeTree with {@code non_replicated_deduplication_window > 0}; from 22.2 an {@code
+ * insert_deduplication_token} is compared instead of the block's data.
  *
  * @param kind how the table deduplicates
- * @param window how many recent block hashes the table remembers; -1 when not known
+ * @param window how many recent blocks the table remembers; -1 when not known (for {@link
+ *     Kind#NONE}: the server has no {@code non_replicated_deduplication_window} at all)
  */
 public record Deduplication(Kind kind, long window) {
 

@@ -277,9 +277,10 @@ public final class SchemaDiscovery {
                     ? Deduplication.NONE
                     : new Deduplication(Deduplication.Kind.REPLICATED, window);
         }
+        // -1 (the server has no such setting) stays -1: the statement says which it is.
         return window > 0
                 ? new Deduplication(Deduplication.Kind.NON_REPLICATED_WINDOW, window)
-                : Deduplication.NONE;
+                : new Deduplication(Deduplication.Kind.NONE, window);
     }
 
     /** A numeric setting from the engine clause's SETTINGS, or -1. */

@@ -21,6 +21,7 @@ public final class FaultyProxy implements AutoCloseable {
     private final List<Socket> sockets = new CopyOnWriteArrayList<>();
     private final AtomicLong bytesToServer = new AtomicLong();
     private volatile boolean stalled;
+    private volatile boolean repliesHeld;
     private volatile boolean closed;
 
     /** Cut all connections once this many bytes went to the server (Long.MAX_VALUE: never). */
@@ -48,6 +49,18 @@ public final class FaultyProxy implements AutoCloseable {
     /** Stops forwarding in both directions without closing anything: a hung peer. */
     public void stall() {
         stalled = true;
+    }
+
+    /**
+     * Keeps forwarding to the server but holds back what it answers: the server does its work and
+     * its acknowledgement never arrives (until {@link #releaseReplies()} or a cut).
+     */
+    public void holdReplies() {
+        repliesHeld = true;
+    }
+
+    public void releaseReplies() {
+        repliesHeld = false;
     }
 
     public void cutAfter(long bytes) {
@@ -96,7 +109,9 @@ public final class FaultyProxy implements AutoCloseable {
                                     OutputStream out = to.getOutputStream()) {
                                 int n;
                                 while ((n = in.read(buf)) >= 0) {
-                                    while (stalled && !closed) {
+                                    while ((stalled || (repliesHeld && !toServer))
+                                            && !closed
+                                            && !to.isClosed()) {
                                         Thread.sleep(50);
                                     }
                                     out.write(buf, 0, n);

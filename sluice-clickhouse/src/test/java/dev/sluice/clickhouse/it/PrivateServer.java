@@ -22,16 +22,32 @@ import java.util.concurrent.TimeUnit;
 public final class PrivateServer implements AutoCloseable {
     private final Path script;
     private final Path dir;
-    private final Map<String, String> env = new HashMap<>();
+    private final Map<String, String> scriptEnv;
+    private Map<String, String> env = new HashMap<>();
     private boolean suspended;
 
-    private PrivateServer(Path script, Path dir) {
+    private PrivateServer(Path script, Path dir, Map<String, String> scriptEnv) {
         this.script = script;
         this.dir = dir;
+        this.scriptEnv = Map.copyOf(scriptEnv);
     }
 
     /** Starts a fresh instance (plain TCP and HTTP; no TLS). */
     public static PrivateServer start(String prefix) throws IOException, InterruptedException {
+        return start(prefix, Map.of());
+    }
+
+    /**
+     * Starts a fresh instance that keeps no query log at all ({@code
+     * SLUICE_CLICKHOUSE_QUERY_LOG=0}), as some production servers are set up.
+     */
+    public static PrivateServer startWithoutQueryLog(String prefix)
+            throws IOException, InterruptedException {
+        return start(prefix, Map.of("SLUICE_CLICKHOUSE_QUERY_LOG", "0"));
+    }
+
+    private static PrivateServer start(String prefix, Map<String, String> scriptEnv)
+            throws IOException, InterruptedException {
         TestServer.url(); // the usual skip-or-fail when no ClickHouse is installed and running
         Path script = null;
         for (Path p = Path.of("").toAbsolutePath(); p != null; p = p.getParent()) {
@@ -44,15 +60,33 @@ public final class PrivateServer implements AutoCloseable {
         if (script == null) {
             return fail("scripts/clickhouse not found above " + Path.of("").toAbsolutePath());
         }
-        PrivateServer server = new PrivateServer(script, Files.createTempDirectory(prefix));
-        server.run("start");
-        for (String line : Files.readAllLines(server.dir.resolve("env"))) {
+        PrivateServer server =
+                new PrivateServer(script, Files.createTempDirectory(prefix), scriptEnv);
+        server.start();
+        return server;
+    }
+
+    /** Starts (again): same directory, same data, the previous ports when they are free. */
+    public void start() throws IOException, InterruptedException {
+        run("start");
+        Map<String, String> e = new HashMap<>();
+        for (String line : Files.readAllLines(dir.resolve("env"))) {
             int eq = line.indexOf('=');
             if (eq > 0) {
-                server.env.put(line.substring(0, eq), line.substring(eq + 1));
+                e.put(line.substring(0, eq), line.substring(eq + 1));
             }
         }
-        return server;
+        env = e;
+    }
+
+    /** Stops the server gracefully (SIGTERM, then waits for it to exit); the data is kept. */
+    public void stop() throws IOException, InterruptedException {
+        run("stop");
+    }
+
+    /** The native URL ({@code clickhouse://...}). */
+    public String url() {
+        return env.get("CLICKHOUSE_URL");
     }
 
     /** The native URL ({@code clickhouse://}). */
@@ -64,6 +98,30 @@ public final class PrivateServer implements AutoCloseable {
     public ConnectionConfig httpConfig() {
         return ConnectionConfig.parse(
                 "http://default@127.0.0.1:" + env.get("CLICKHOUSE_HTTP_PORT") + "/default");
+    }
+
+    public int tcpPort() {
+        return Integer.parseInt(env.get("CLICKHOUSE_TCP_PORT"));
+    }
+
+    /** True between {@link #suspend()} and {@link #resume()}. */
+    public boolean suspended() {
+        return suspended;
+    }
+
+    /**
+     * SIGKILL: the server dies at once, without flushing its query log; waits until the process is
+     * gone. {@link #start()} brings it back on the same ports with the same data.
+     */
+    public void kill9() throws IOException, InterruptedException {
+        long pid = pid();
+        kill("KILL");
+        suspended = false;
+        for (int i = 0;
+                i < 200 && ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false);
+                i++) {
+            Thread.sleep(50);
+        }
     }
 
     public long pid() {
@@ -105,6 +163,7 @@ public final class PrivateServer implements AutoCloseable {
                 new ProcessBuilder(script.toString(), command).redirectErrorStream(true);
         pb.environment().put("SLUICE_CLICKHOUSE_DIR", dir.toString());
         pb.environment().put("SLUICE_CLICKHOUSE_TLS", "0");
+        pb.environment().putAll(scriptEnv);
         for (String port :
                 List.of(
                         "CLICKHOUSE_TCP_PORT",

@@ -69,8 +69,9 @@ class SchemaDiscoveryIT {
                     .extracting(Expr::toString)
                     .containsExactly("toYYYYMM(d)");
             assertThat(viaNative.engineFull()).startsWith("MergeTree PARTITION BY toYYYYMM(d)");
-            // 18.16 has no non_replicated_deduplication_window: a MergeTree does not dedupe.
-            assertThat(viaNative.deduplication()).isEqualTo(Deduplication.NONE);
+            // 18.16 has no non_replicated_deduplication_window (-1): a MergeTree does not dedupe.
+            assertThat(viaNative.deduplication())
+                    .isEqualTo(new Deduplication(Deduplication.Kind.NONE, -1));
         }
     }
 

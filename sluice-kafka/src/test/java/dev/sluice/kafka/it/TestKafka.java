@@ -328,6 +328,13 @@ public final class TestKafka {
         c.put(ProducerConfig.LINGER_MS_CONFIG, 5);
         c.put(ProducerConfig.BATCH_SIZE_CONFIG, 512 * 1024);
         c.put(ProducerConfig.BUFFER_MEMORY_CONFIG, 128L * 1024 * 1024);
+        // A busy two-core machine can leave a request unanswered past the 30 s default: then the
+        // idempotent producer resets the partition's sequence and the broker refuses every later
+        // batch as out of order until delivery times out. One request in flight per connection,
+        // and patient timeouts, keep the test about Sluice, not about a starved broker.
+        c.put(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, 1);
+        c.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, 120_000);
+        c.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 600_000);
         AtomicLong acked = new AtomicLong();
         AtomicReference<Exception> firstError = new AtomicReference<>();
         try (KafkaProducer<byte[], byte[]> p = new KafkaProducer<>(c)) {

@@ -1,6 +1,7 @@
 package dev.sluice.pipeline.config;
 
 import dev.sluice.pipeline.errors.ErrorPolicy;
+import dev.sluice.pipeline.spec.PipelineSpec;
 import dev.sluice.pipeline.spec.PipelineSpec.FileSource;
 import dev.sluice.pipeline.spec.PipelineSpec.RetrySpec;
 import java.nio.file.Path;
@@ -42,6 +43,9 @@ public final class ConfigDefaults {
     /** 100ms doubling to 10s, ±20%, forever (a stuck sink shows in the metrics, loses nothing). */
     public static final RetrySpec RETRY =
             new RetrySpec(Duration.ofMillis(100), Duration.ofSeconds(10), 2.0, 0.2, 0);
+
+    /** How long an interrupted INSERT is looked up on its server before it counts as unknown. */
+    public static final Duration OUTCOME_TIMEOUT = PipelineSpec.DEFAULT_OUTCOME_TIMEOUT;
 
     public static final ErrorPolicy ERROR_POLICY = ErrorPolicy.FAIL;
     public static final long MAX_ERRORS = -1;

@@ -1,6 +1,7 @@
 package dev.sluice.pipeline.config;
 
 import dev.sluice.pipeline.spec.PipelineSpec.BatchSpec;
+import dev.sluice.pipeline.spec.PipelineSpec.OnUnknownOutcome;
 import dev.sluice.pipeline.spec.PipelineSpec.RetrySpec;
 import dev.sluice.pipeline.spec.PipelineSpec.ShardSpec;
 import dev.sluice.pipeline.spec.PipelineSpec.SinkSpec;
@@ -41,6 +42,8 @@ final class SinkSection {
                 "partition_split",
                 "settings",
                 "retry",
+                "on_unknown_outcome",
+                "outcome_timeout",
                 "shard_by",
                 "cluster");
         String cluster = m.string("cluster", null);
@@ -58,8 +61,22 @@ final class SinkSection {
                 m.bool("partition_split", false),
                 settings(m.map("settings")),
                 retry(m.map("retry")),
+                onUnknownOutcome(m.get("on_unknown_outcome")),
+                m.duration("outcome_timeout", ConfigDefaults.OUTCOME_TIMEOUT, Duration.ZERO),
                 m.string("shard_by", null),
                 cluster);
+    }
+
+    /** Null when absent: the default follows the table (resend where it deduplicates). */
+    private static OnUnknownOutcome onUnknownOutcome(ConfigNode node) {
+        if (node == null) {
+            return null;
+        }
+        try {
+            return OnUnknownOutcome.parse(node.text());
+        } catch (IllegalArgumentException e) {
+            throw node.error(e.getMessage());
+        }
     }
 
     private static List<ShardSpec> shards(ConfigMap m) {

@@ -2,6 +2,8 @@ package dev.sluice.pipeline.metrics;
 
 import dev.sluice.clickhouse.sort.Presorter;
 import dev.sluice.pipeline.sink.ErrorClass;
+import dev.sluice.pipeline.sink.OutcomeCheck;
+import dev.sluice.pipeline.sink.RetryReason;
 import dev.sluice.pipeline.sink.SealReason;
 import io.prometheus.metrics.core.datapoints.CounterDataPoint;
 import io.prometheus.metrics.core.datapoints.DistributionDataPoint;
@@ -190,13 +192,14 @@ public final class Metrics {
         Counter records =
                 counter(
                         "etl_sink_records_total",
-                        "Rows durably acknowledged by ClickHouse.",
+                        "Rows this run wrote: acknowledged by ClickHouse, or found written in its"
+                                + " query log after an interrupted INSERT.",
                         "pipeline",
                         "shard");
         Counter bytes =
                 counter(
                         "etl_sink_bytes_total",
-                        "Uncompressed Native bytes of acknowledged batches.",
+                        "Uncompressed Native bytes of written INSERTs.",
                         "pipeline",
                         "shard");
         Counter wireBytes =
@@ -208,30 +211,76 @@ public final class Metrics {
         Counter batches =
                 counter(
                         "etl_sink_batches_total",
-                        "Batches durably acknowledged by ClickHouse.",
+                        "Batches this run wrote (every INSERT of them acknowledged or found"
+                                + " written).",
                         "pipeline",
                         "shard");
         Counter inserts =
                 counter(
                         "etl_sink_inserts_total",
-                        "INSERTs acknowledged: one per batch, more when a batch is split by"
+                        "INSERTs known written: one per batch, more when a batch is split by"
                                 + " partition or sent in default groups.",
                         "pipeline",
                         "shard");
         Counter retries =
                 counter(
                         "etl_sink_retries_total",
-                        "Insert attempts repeated after a retryable error.",
+                        "INSERTs sent again, by reason: connection (failed before the data was"
+                                + " sent), server (a passing server error), not_written (interrupted"
+                                + " after the data was sent; the server's log shows it not"
+                                + " written), deduplicated (interrupted; the table drops repeated"
+                                + " blocks), unknown (interrupted; outcome unknown, sent again"
+                                + " under on_unknown_outcome: resend).",
                         "pipeline",
-                        "shard");
+                        "shard",
+                        "reason");
         Counter errors =
                 counter(
                         "etl_sink_errors_total",
-                        "Failed insert attempts, by class: connection and server (retried),"
-                                + " fatal (stops the pipeline).",
+                        "Failed insert attempts, by class: connection, interrupted (after the"
+                                + " data was sent) and server (retried), fatal (stops the"
+                                + " pipeline).",
                         "pipeline",
                         "shard",
                         "class");
+        Counter checks =
+                counter(
+                        "etl_sink_outcome_checks_total",
+                        "INSERTs whose outcome was looked up on the server (interrupted after"
+                                + " their data was sent, or replayed after a restart), by result:"
+                                + " written (not sent again), not_written (sent again), unknown.",
+                        "pipeline",
+                        "shard",
+                        "result");
+        Counter duplicated =
+                counter(
+                        "etl_sink_rows_duplicated_total",
+                        "Extra copies of rows in the table: an INSERT found written more than"
+                                + " once.",
+                        "pipeline",
+                        "shard");
+        Counter possiblyDuplicated =
+                counter(
+                        "etl_sink_rows_possibly_duplicated_total",
+                        "Rows sent again after their INSERT's outcome stayed unknown: they may be"
+                                + " in the table twice.",
+                        "pipeline",
+                        "shard");
+        Counter unresolved =
+                counter(
+                        "etl_sink_rows_unresolved_total",
+                        "Rows of INSERTs whose outcome is unknown and that this run did not send"
+                                + " again (it stopped); a resumed run looks them up first.",
+                        "pipeline",
+                        "shard");
+        Counter alreadyWritten =
+                counter(
+                        "etl_sink_rows_already_written_total",
+                        "Rows of batches replayed after a restart that an earlier run had written"
+                                + " (found in the server's query log): not sent again, not"
+                                + " counted as written by this run.",
+                        "pipeline",
+                        "shard");
         Histogram duration =
                 Histogram.builder()
                         .name("etl_sink_insert_duration_seconds")
@@ -244,6 +293,18 @@ public final class Metrics {
         List<ShardMetrics> list = new ArrayList<>(shardCount);
         for (int s = 0; s < shardCount; s++) {
             String shard = Integer.toString(s);
+            Map<RetryReason, CounterDataPoint> byReason = new EnumMap<>(RetryReason.class);
+            for (RetryReason r : RetryReason.values()) {
+                byReason.put(r, retries.labelValues(pipeline, shard, r.label()));
+            }
+            Map<ErrorClass, CounterDataPoint> byClass = new EnumMap<>(ErrorClass.class);
+            for (ErrorClass c : ErrorClass.values()) {
+                byClass.put(c, errors.labelValues(pipeline, shard, label(c)));
+            }
+            Map<OutcomeCheck, CounterDataPoint> byResult = new EnumMap<>(OutcomeCheck.class);
+            for (OutcomeCheck c : OutcomeCheck.values()) {
+                byResult.put(c, checks.labelValues(pipeline, shard, c.label()));
+            }
             list.add(
                     new ShardMetrics(
                             records.labelValues(pipeline, shard),
@@ -251,11 +312,14 @@ public final class Metrics {
                             wireBytes.labelValues(pipeline, shard),
                             batches.labelValues(pipeline, shard),
                             inserts.labelValues(pipeline, shard),
-                            retries.labelValues(pipeline, shard),
                             duration.labelValues(pipeline, shard),
-                            errors.labelValues(pipeline, shard, label(ErrorClass.CONNECTION)),
-                            errors.labelValues(pipeline, shard, label(ErrorClass.SERVER)),
-                            errors.labelValues(pipeline, shard, label(ErrorClass.FATAL))));
+                            duplicated.labelValues(pipeline, shard),
+                            possiblyDuplicated.labelValues(pipeline, shard),
+                            unresolved.labelValues(pipeline, shard),
+                            alreadyWritten.labelValues(pipeline, shard),
+                            byReason,
+                            byClass,
+                            byResult));
         }
         return List.copyOf(list);
     }
@@ -351,5 +415,24 @@ public final class Metrics {
             n += c.apply(s).getLongValue();
         }
         return n;
+    }
+
+    /** Retries for every reason, summed over shards. */
+    public long retriesTotal() {
+        long n = 0;
+        for (ShardMetrics s : shards) {
+            n += s.retriesTotal();
+        }
+        return n;
+    }
+
+    /** Retries for {@code reason}, summed over shards. */
+    public long retries(RetryReason reason) {
+        return sumOverShards(s -> s.retries(reason));
+    }
+
+    /** Outcome look-ups that found {@code result}, summed over shards. */
+    public long checks(OutcomeCheck result) {
+        return sumOverShards(s -> s.checks(result));
     }
 }

@@ -1,30 +1,45 @@
 package dev.sluice.pipeline.metrics;
 
 import dev.sluice.pipeline.sink.ErrorClass;
+import dev.sluice.pipeline.sink.OutcomeCheck;
+import dev.sluice.pipeline.sink.RetryReason;
 import io.prometheus.metrics.core.datapoints.CounterDataPoint;
 import io.prometheus.metrics.core.datapoints.DistributionDataPoint;
+import java.util.Map;
 
 /** The series of one shard, resolved once (property 7). */
 public final class ShardMetrics {
-    /** Rows durably acknowledged. */
+    /** Rows known written: acknowledged, or found written in the server's query log. */
     public final CounterDataPoint records;
 
-    /** Uncompressed Native bytes of acknowledged batches. */
+    /** Uncompressed Native bytes of written INSERTs. */
     public final CounterDataPoint bytes;
 
-    /** Bytes on the wire (after compression) of acknowledged batches. */
+    /** Bytes on the wire (after compression) of acknowledged INSERTs. */
     public final CounterDataPoint wireBytes;
 
     public final CounterDataPoint batches;
 
-    /** INSERTs acknowledged (a batch split by partition or into default groups makes several). */
+    /** INSERTs written (a batch split by partition or into default groups makes several). */
     public final CounterDataPoint inserts;
 
-    public final CounterDataPoint retries;
     public final DistributionDataPoint insertSeconds;
-    private final CounterDataPoint connectionErrors;
-    private final CounterDataPoint serverErrors;
-    private final CounterDataPoint fatalErrors;
+
+    /** Extra copies of rows known to be in the table: an INSERT found written twice. */
+    public final CounterDataPoint rowsDuplicated;
+
+    /** Rows sent again after their outcome stayed unknown: maybe in the table twice. */
+    public final CounterDataPoint rowsPossiblyDuplicated;
+
+    /** Rows of INSERTs whose outcome is unknown and that this run did not send again. */
+    public final CounterDataPoint rowsUnresolved;
+
+    /** Rows of replayed INSERTs an earlier run wrote (found in the server's log): not sent. */
+    public final CounterDataPoint rowsAlreadyWritten;
+
+    private final Map<RetryReason, CounterDataPoint> retries;
+    private final Map<ErrorClass, CounterDataPoint> errors;
+    private final Map<OutcomeCheck, CounterDataPoint> checks;
 
     ShardMetrics(
             CounterDataPoint records,
@@ -32,29 +47,50 @@ public final class ShardMetrics {
             CounterDataPoint wireBytes,
             CounterDataPoint batches,
             CounterDataPoint inserts,
-            CounterDataPoint retries,
             DistributionDataPoint insertSeconds,
-            CounterDataPoint connectionErrors,
-            CounterDataPoint serverErrors,
-            CounterDataPoint fatalErrors) {
+            CounterDataPoint rowsDuplicated,
+            CounterDataPoint rowsPossiblyDuplicated,
+            CounterDataPoint rowsUnresolved,
+            CounterDataPoint rowsAlreadyWritten,
+            Map<RetryReason, CounterDataPoint> retries,
+            Map<ErrorClass, CounterDataPoint> errors,
+            Map<OutcomeCheck, CounterDataPoint> checks) {
         this.records = records;
         this.bytes = bytes;
         this.wireBytes = wireBytes;
         this.batches = batches;
         this.inserts = inserts;
-        this.retries = retries;
         this.insertSeconds = insertSeconds;
-        this.connectionErrors = connectionErrors;
-        this.serverErrors = serverErrors;
-        this.fatalErrors = fatalErrors;
+        this.rowsDuplicated = rowsDuplicated;
+        this.rowsPossiblyDuplicated = rowsPossiblyDuplicated;
+        this.rowsUnresolved = rowsUnresolved;
+        this.rowsAlreadyWritten = rowsAlreadyWritten;
+        this.retries = Map.copyOf(retries);
+        this.errors = Map.copyOf(errors);
+        this.checks = Map.copyOf(checks);
+    }
+
+    /** The counter of INSERTs sent again for {@code reason}. */
+    public CounterDataPoint retries(RetryReason reason) {
+        return retries.get(reason);
+    }
+
+    /** INSERTs sent again, for every reason. */
+    public long retriesTotal() {
+        long n = 0;
+        for (CounterDataPoint c : retries.values()) {
+            n += c.getLongValue();
+        }
+        return n;
     }
 
     /** The error counter for failed inserts of class {@code c}. */
     public CounterDataPoint errors(ErrorClass c) {
-        return switch (c) {
-            case CONNECTION -> connectionErrors;
-            case SERVER -> serverErrors;
-            case FATAL -> fatalErrors;
-        };
+        return errors.get(c);
+    }
+
+    /** The counter of outcome look-ups that found {@code result}. */
+    public CounterDataPoint checks(OutcomeCheck result) {
+        return checks.get(result);
     }
 }

@@ -5,6 +5,8 @@ import dev.sluice.clickhouse.client.ClickHouseClient;
 import dev.sluice.clickhouse.client.ConnectionConfig;
 import dev.sluice.clickhouse.compress.CompressionMethod;
 import dev.sluice.clickhouse.schema.TableSchema;
+import dev.sluice.clickhouse.status.QueryLogging;
+import dev.sluice.clickhouse.status.QueryTrace;
 import dev.sluice.pipeline.checkpoint.LocalCheckpoints;
 import dev.sluice.pipeline.decode.Decoder;
 import dev.sluice.pipeline.decode.TargetColumns;
@@ -13,6 +15,8 @@ import dev.sluice.pipeline.source.Source;
 import dev.sluice.pipeline.spec.PipelineSpec.SinkSpec;
 import dev.sluice.pipeline.transform.Transform;
 import java.io.IOException;
+import java.time.Duration;
+import java.time.LocalDate;
 import java.util.List;
 import java.util.Locale;
 
@@ -65,11 +69,12 @@ public interface Factories {
     }
 
     /**
-     * The target table's schema and deduplication ability, as the replica at {@code url} sees it.
+     * The target table's schema and deduplication ability, as the replica at {@code url} sees it,
+     * and whether that server logs sluice's INSERTs (where the table cannot deduplicate).
      */
     default TargetTable describe(String url, SinkSpec sink) {
         try (ClickHouseClient c = ClickHouseClient.open(config(url, sink))) {
-            return TargetTable.describe(c, sink.table());
+            return TargetTable.describe(c, sink);
         }
     }
 
@@ -81,6 +86,31 @@ public interface Factories {
         try (ClickHouseClient c = ClickHouseClient.open(config(url, sink))) {
             return c.queryRows(ClusterShards.query(cluster));
         }
+    }
+
+    /**
+     * What the replica at {@code url} records about the query ids starting with {@code prefix} (an
+     * INSERT whose acknowledgement was lost), over a connection of its own whose connect and read
+     * timeouts are at most {@code timeout}.
+     */
+    default QueryTrace trace(
+            String url,
+            SinkSpec sink,
+            String prefix,
+            LocalDate since,
+            Duration timeout,
+            QueryLogging logging) {
+        ConnectionConfig c = config(url, sink);
+        ConnectionConfig.Builder b = c.toBuilder();
+        b.connectTimeout(min(c.connectTimeout(), timeout));
+        b.readTimeout(min(c.readTimeout(), timeout));
+        try (ClickHouseClient client = ClickHouseClient.open(b.build())) {
+            return QueryTrace.lookup(client, prefix, since, logging);
+        }
+    }
+
+    private static Duration min(Duration a, Duration b) {
+        return a.compareTo(b) <= 0 ? a : b;
     }
 
     /**

@@ -9,10 +9,13 @@ import dev.sluice.pipeline.metrics.Probes;
 import dev.sluice.pipeline.sink.Backoff;
 import dev.sluice.pipeline.sink.Batch;
 import dev.sluice.pipeline.sink.BlockPool;
+import dev.sluice.pipeline.sink.OutcomeCheck;
+import dev.sluice.pipeline.sink.RetryReason;
 import dev.sluice.pipeline.sink.SealPolicy;
 import dev.sluice.pipeline.sink.ShardRouter;
 import dev.sluice.pipeline.sink.SinkPool;
 import dev.sluice.pipeline.sink.SinkSupervisor;
+import dev.sluice.pipeline.sink.UnresolvedInserts;
 import dev.sluice.pipeline.source.Source;
 import dev.sluice.pipeline.spec.PipelineSpec;
 import dev.sluice.pipeline.spec.PipelineSpec.ShardSpec;
@@ -24,6 +27,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -106,18 +110,22 @@ public final class Pipeline implements AutoCloseable {
         Startup.Result setup = Startup.run(spec, factories);
         Path dir = spec.checkpoint().dir();
         LocalCheckpoints checkpoints;
+        UnresolvedInserts unresolved = UnresolvedInserts.inMemory();
         try {
             checkpoints =
                     dir != null
                             ? LocalCheckpoints.open(dir, spec.name())
                             : LocalCheckpoints.inMemory();
+            if (dir != null) {
+                unresolved = UnresolvedInserts.open(dir);
+            }
         } catch (IOException e) {
             throw new PipelineException("checkpoint directory " + dir + ": " + e.getMessage(), e);
         }
         Pipeline p = new Pipeline(spec, clock, setup);
         p.checkpoints = checkpoints;
         try {
-            p.assemble(factories, setup);
+            p.assemble(factories, setup, unresolved);
         } catch (IOException | RuntimeException e) {
             p.closeQuietly();
             p.closeSources();
@@ -167,7 +175,8 @@ public final class Pipeline implements AutoCloseable {
         }
     }
 
-    private void assemble(Factories factories, Startup.Result setup) throws IOException {
+    private void assemble(Factories factories, Startup.Result setup, UnresolvedInserts unresolved)
+            throws IOException {
         if (spec.errors().policy() == ErrorPolicy.DEAD_LETTER) {
             deadLetters = new DeadLetterLog(factories.deadLetters());
         }
@@ -176,6 +185,10 @@ public final class Pipeline implements AutoCloseable {
                         spec.sink(),
                         url -> factories.inserter(url, spec.sink()),
                         setup.plan(),
+                        setup.outcomes(),
+                        (url, prefix, since, timeout, logging) ->
+                                factories.trace(url, spec.sink(), prefix, since, timeout, logging),
+                        unresolved,
                         metrics,
                         new Supervision(),
                         clock,
@@ -334,12 +347,30 @@ public final class Pipeline implements AutoCloseable {
                             + stats.recordsDeadLettered()
                             + " dead-lettered, "
                             + stats.recordsFiltered()
-                            + " filtered";
+                            + " filtered"
+                            + doubts(stats.delivery());
         }
         if (overrun != null) {
             message += "; " + overrun;
         }
         return new PipelineResult(status, message, committed, stats, f);
+    }
+
+    /** The rows the table may hold more or fewer of than written, for the end message. */
+    private static String doubts(PipelineStats.Delivery d) {
+        StringBuilder sb = new StringBuilder();
+        if (d.rowsDuplicated() > 0) {
+            sb.append(", ").append(d.rowsDuplicated()).append(" rows written twice");
+        }
+        if (d.rowsPossiblyDuplicated() > 0) {
+            sb.append(", ")
+                    .append(d.rowsPossiblyDuplicated())
+                    .append(" rows possibly written twice");
+        }
+        if (d.rowsUnresolved() > 0) {
+            sb.append(", ").append(d.rowsUnresolved()).append(" rows of unknown outcome");
+        }
+        return sb.toString();
     }
 
     private String failureMessage(Failure f, Map<String, Long> committed) {
@@ -507,13 +538,35 @@ public final class Pipeline implements AutoCloseable {
                 metrics.skipped.getLongValue(),
                 metrics.deadLettered.getLongValue(),
                 metrics.filtered.getLongValue(),
-                metrics.sumOverShards(s -> s.retries),
+                metrics.retriesTotal(),
                 budget.paused(),
                 budget.used(),
                 budget.budget(),
                 pendingBatches(),
                 known ? read : -1,
-                total);
+                total,
+                delivery());
+    }
+
+    private PipelineStats.Delivery delivery() {
+        Map<String, Long> retries = new LinkedHashMap<>();
+        for (RetryReason r : RetryReason.values()) {
+            long n = metrics.retries(r);
+            if (n > 0) {
+                retries.put(r.label(), n);
+            }
+        }
+        SinkPool s = sink;
+        return new PipelineStats.Delivery(
+                retries,
+                metrics.checks(OutcomeCheck.WRITTEN),
+                metrics.checks(OutcomeCheck.NOT_WRITTEN),
+                metrics.checks(OutcomeCheck.UNKNOWN),
+                metrics.sumOverShards(m -> m.rowsDuplicated),
+                metrics.sumOverShards(m -> m.rowsPossiblyDuplicated),
+                metrics.sumOverShards(m -> m.rowsUnresolved),
+                metrics.sumOverShards(m -> m.rowsAlreadyWritten),
+                s == null ? List.of() : s.deliveryNotes());
     }
 
     private long pendingBatches() {

@@ -64,7 +64,7 @@ final class PipelineThread implements BatchOwner, PartitionListener, Runnable {
     static final int MAX_IN_FLIGHT_PER_PARTITION = 64;
 
     /**
-     * Rows staged for the expression transforms at most before they run over them (ADR 0009):
+     * Rows staged for the expression transforms at most before they run over them (ADR 0010):
      * enough for column-wise evaluation to pay, few enough that the computed columns' growth
      * between two budget checks stays small.
      */
@@ -85,7 +85,7 @@ final class PipelineThread implements BatchOwner, PartitionListener, Runnable {
     private final Decoder decoder;
     private final TransformChain chain;
 
-    /** The expression transforms evaluated column-wise over staged rows, or null (ADR 0009). */
+    /** The expression transforms evaluated column-wise over staged rows, or null (ADR 0010). */
     private final ExpressionStage stage;
 
     private final BlockPool blocks;
@@ -590,7 +590,7 @@ final class PipelineThread implements BatchOwner, PartitionListener, Runnable {
     /**
      * Stages a complete row for the expression transforms; they run over the staged rows when
      * enough are staged, before the batch could be sealed by size or at its replay end, and when
-     * the polled records are done (ADR 0009). Staged rows count toward the batch's size.
+     * the polled records are done (ADR 0010). Staged rows count toward the batch's size.
      */
     private boolean stageRow(
             PartitionState part, OpenBatch batch, long position, int record, long nowNanos) {
@@ -627,7 +627,7 @@ final class PipelineThread implements BatchOwner, PartitionListener, Runnable {
 
     /**
      * Runs the expression transforms over the staged rows of {@code part}'s open batch, column-wise
-     * (ADR 0009), commits the rows they keep, counts those they filter and applies the error policy
+     * (ADR 0010), commits the rows they keep, counts those they filter and applies the error policy
      * to those they refuse, in record order. Only while the polled records of the staged rows are
      * at hand (within {@link #process}). False when the pipeline must stop at a refused row: rows
      * from it on are neither committed nor consumed, and are read again (property 1).

@@ -8,8 +8,11 @@ import dev.sluice.clickhouse.schema.TableSchema;
 import dev.sluice.clickhouse.sort.ShardKey;
 import dev.sluice.pipeline.decode.TargetColumns;
 import dev.sluice.pipeline.sink.InsertPlan;
+import dev.sluice.pipeline.sink.OutcomePolicy;
 import dev.sluice.pipeline.spec.PipelineSpec;
+import dev.sluice.pipeline.spec.PipelineSpec.OnUnknownOutcome;
 import dev.sluice.pipeline.spec.PipelineSpec.ShardSpec;
+import dev.sluice.pipeline.spec.PipelineSpec.SinkSpec;
 import dev.sluice.pipeline.transform.Transform;
 import java.util.ArrayList;
 import java.util.List;
@@ -21,7 +24,8 @@ import java.util.TreeSet;
  * What the pipeline learns and checks before it reads a record: the table on every shard (the same
  * everywhere), the columns it will write and how batches of them become INSERTs (defaults,
  * pre-sorting, partition split), the settings it must not let through, and the warnings a user
- * should see — no deduplication (property 2), a budget below the sizing rule (property 3), a
+ * should see — whether batches sent again are dropped by the table and, where not, how an
+ * interrupted INSERT is handled (property 2), a budget below the sizing rule (property 3), a
  * presort or partition split that cannot work for the table.
  */
 final class Startup {
@@ -29,11 +33,13 @@ final class Startup {
     /**
      * @param columns the table's insertable columns that the decoder or a transform feeds
      * @param plan how batches become INSERTs, for the first shard's server (time zone, version)
-     * @param notes what start-up says about defaults, pre-sorting and splitting
+     * @param outcomes per shard: how an INSERT whose acknowledgement was lost is handled
+     * @param notes what start-up says about deduplication, defaults, pre-sorting and splitting
      */
     record Result(
             TargetColumns columns,
             InsertPlan plan,
+            List<OutcomePolicy> outcomes,
             List<String> warnings,
             List<String> notes,
             ShardKey shardKey) {}
@@ -55,18 +61,9 @@ final class Startup {
             }
         }
         List<String> warnings = new ArrayList<>();
-        for (int s = 0; s < tables.size(); s++) {
-            String why = tables.get(s).cannotDeduplicate();
-            if (why != null) {
-                warnings.add(
-                        "shard "
-                                + s
-                                + " cannot deduplicate retried or replayed batches: "
-                                + why
-                                + "; a retry after a lost acknowledgement, or a replay after a"
-                                + " crash, may write some rows twice");
-            }
-        }
+        List<String> notes = new ArrayList<>();
+        List<OutcomePolicy> outcomes = outcomePolicies(spec.sink(), tables);
+        describeDelivery(tables, outcomes, warnings, notes);
         String budget = SizingRule.check(spec);
         if (budget != null) {
             warnings.add(budget);
@@ -84,9 +81,88 @@ final class Startup {
             throw new PipelineException(e.getMessage(), e);
         }
         warnings.addAll(plan.warnings());
-        List<String> notes = new ArrayList<>(plan.notes());
+        notes.addAll(plan.notes());
         ShardKey shardKey = shardKey(spec, schema, columns, tables.get(0), notes);
-        return new Result(columns, plan, List.copyOf(warnings), List.copyOf(notes), shardKey);
+        return new Result(
+                columns, plan, outcomes, List.copyOf(warnings), List.copyOf(notes), shardKey);
+    }
+
+    /** Per shard: resend without asking where the table deduplicates, else look up first. */
+    static List<OutcomePolicy> outcomePolicies(SinkSpec sink, List<TargetTable> tables) {
+        List<OutcomePolicy> out = new ArrayList<>();
+        for (TargetTable t : tables) {
+            boolean dedup = t.deduplication().deduplicates();
+            out.add(
+                    new OutcomePolicy(
+                            dedup,
+                            OutcomePolicy.effective(sink.onUnknownOutcome(), dedup),
+                            t.logging(),
+                            sink.outcomeTimeout()));
+        }
+        return List.copyOf(out);
+    }
+
+    /**
+     * What holds for batches sent again, per table — a note where the table drops them, one warning
+     * where it cannot, saying what sluice does instead — said once when every shard is alike, else
+     * per shard.
+     */
+    static void describeDelivery(
+            List<TargetTable> tables,
+            List<OutcomePolicy> outcomes,
+            List<String> warnings,
+            List<String> notes) {
+        List<String> lines = new ArrayList<>();
+        for (int s = 0; s < tables.size(); s++) {
+            RetryDeduplication d = tables.get(s).deduplication();
+            lines.add(
+                    d.deduplicates()
+                            ? d.statement()
+                            : d.statement() + "; " + instead(outcomes.get(s)));
+        }
+        boolean alike = lines.stream().distinct().count() == 1;
+        for (int s = 0; s < lines.size(); s++) {
+            if (alike && s > 0) {
+                break;
+            }
+            String line = (alike ? "" : "shard " + s + ": ") + lines.get(s);
+            if (outcomes.get(s).deduplicates()) {
+                notes.add(line);
+            } else {
+                warnings.add(line);
+            }
+        }
+    }
+
+    /** What sluice does with an interrupted INSERT on a table that cannot deduplicate. */
+    private static String instead(OutcomePolicy p) {
+        String policy = "on_unknown_outcome: " + p.onUnknown().label();
+        String unknown =
+                p.onUnknown() == OnUnknownOutcome.FAIL
+                        ? "the pipeline stops naming the batch and its query_id (" + policy + ")"
+                        : "it is sent again and its rows are counted as possibly written twice ("
+                                + policy
+                                + ")";
+        if (p.logging().usable()) {
+            return "an INSERT interrupted after its data was sent is looked up in system.processes"
+                    + " and system.query_log for up to "
+                    + human(p.timeout())
+                    + " before it is sent again, and so is a batch replayed after a restart ("
+                    + p.logging().detail()
+                    + "); if the server cannot tell, "
+                    + unknown;
+        }
+        return p.logging().detail()
+                + ", so an INSERT interrupted after its data was sent cannot be looked up: "
+                + unknown;
+    }
+
+    private static String human(java.time.Duration d) {
+        long s = d.toSeconds();
+        if (s % 60 == 0 && s >= 60) {
+            return s / 60 + " min";
+        }
+        return d.toMillis() % 1000 == 0 ? s + " s" : d.toMillis() + " ms";
     }
 
     /**

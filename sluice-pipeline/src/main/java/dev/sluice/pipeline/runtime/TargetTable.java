@@ -4,12 +4,35 @@ import dev.sluice.clickhouse.client.ClickHouseClient;
 import dev.sluice.clickhouse.client.ServerInfo;
 import dev.sluice.clickhouse.schema.SchemaDiscovery;
 import dev.sluice.clickhouse.schema.TableSchema;
+import dev.sluice.clickhouse.status.QueryLogging;
 import dev.sluice.pipeline.decode.TargetColumns;
 import dev.sluice.pipeline.sink.InsertPlan;
 import dev.sluice.pipeline.spec.PipelineSpec.SinkSpec;
+import java.util.HashMap;
+import java.util.Map;
 
-/** What start-up learns about the target table on one shard: its schema and the server. */
-public record TargetTable(TableSchema schema, ServerInfo server) {
+/**
+ * What start-up learns about the target table on one shard: its schema, the server, whether a batch
+ * sent again is dropped there, and — where it is not — whether the server logs sluice's INSERTs so
+ * that an interrupted one can be looked up.
+ *
+ * @param logging the server's query log as probed; not probed (not logged) where the table
+ *     deduplicates, since nothing is looked up there
+ */
+public record TargetTable(
+        TableSchema schema,
+        ServerInfo server,
+        RetryDeduplication deduplication,
+        QueryLogging logging) {
+
+    /** A table described without settings or a query-log probe (tests, fakes). */
+    public TargetTable(TableSchema schema, ServerInfo server) {
+        this(
+                schema,
+                server,
+                RetryDeduplication.of(schema, server, Map.of()),
+                QueryLogging.notLogged("the server's query log was not probed"));
+    }
 
     /** The table {@code table} as the server at the other end of {@code client} describes it. */
     public static TargetTable describe(ClickHouseClient client, String table) {
@@ -17,26 +40,25 @@ public record TargetTable(TableSchema schema, ServerInfo server) {
     }
 
     /**
-     * Why inserts into this table cannot be deduplicated by token, or null when they can (property
-     * 2).
+     * The sink's table as the server at the other end of {@code client} describes it, with what
+     * holds for INSERTs carrying the URL's and the sink's settings; the query log is probed where
+     * the table cannot deduplicate.
      */
+    public static TargetTable describe(ClickHouseClient client, SinkSpec sink) {
+        TableSchema schema = SchemaDiscovery.describe(client, sink.table());
+        Map<String, String> settings = new HashMap<>(client.config().settings());
+        settings.putAll(sink.settings());
+        RetryDeduplication dedup = RetryDeduplication.of(schema, client.server(), settings);
+        QueryLogging logging =
+                dedup.deduplicates()
+                        ? QueryLogging.notLogged("not needed: the table deduplicates")
+                        : QueryLogging.probe(client, settings);
+        return new TargetTable(schema, client.server(), dedup, logging);
+    }
+
+    /** Why inserts into this table cannot be deduplicated, or null when they can (property 2). */
     public String cannotDeduplicate() {
-        if (!server.supportsInsertDeduplicationToken()) {
-            return "ClickHouse " + server.version() + " has no insert_deduplication_token (22.2+)";
-        }
-        if (schema.deduplication().enabled()) {
-            return null;
-        }
-        String table = "table " + schema.qualifiedName() + " is " + schema.engine();
-        if (schema.replicated()) {
-            return table + " with replicated_deduplication_window = 0";
-        }
-        if (schema.engine().endsWith("MergeTree")) {
-            return table
-                    + " with non_replicated_deduplication_window = 0 (set it above 0, or use a"
-                    + " Replicated engine)";
-        }
-        return table + ", which does not deduplicate inserts";
+        return deduplication.deduplicates() ? null : deduplication.statement();
     }
 
     /**

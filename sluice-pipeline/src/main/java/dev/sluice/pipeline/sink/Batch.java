@@ -161,7 +161,9 @@ public final class Batch {
         return segments.get(0).bounds().last();
     }
 
-    /** Where the batch's records are: {@code partition [first..last]}, for each partition. */
+    /**
+     * Where the batch's records are: {@code partition positions first..last}, for each partition.
+     */
     public String describeRange() {
         StringBuilder sb = new StringBuilder();
         for (Segment s : segments) {
@@ -169,11 +171,10 @@ public final class Batch {
                 sb.append(", ");
             }
             sb.append(s.partition())
-                    .append(" [")
+                    .append(" positions ")
                     .append(s.bounds().first())
                     .append("..")
-                    .append(s.bounds().last())
-                    .append(']');
+                    .append(s.bounds().last());
         }
         return sb.toString();
     }
@@ -253,19 +254,12 @@ public final class Batch {
         }
         Block to = Block.forHeader(names, first.typeNames());
         AbsentRows marks = new AbsentRows(first.columnCount());
-        int[] all = new int[0];
         int at = 0;
         for (Segment s : segments) {
             Block from = s.open().block();
             int rows = from.rows();
-            if (all.length < rows) {
-                all = new int[rows];
-                for (int i = 0; i < rows; i++) {
-                    all[i] = i;
-                }
-            }
             for (int c = 0; c < from.columnCount(); c++) {
-                to.column(c).appendRowsFrom(from.column(c), all, 0, rows);
+                to.column(c).appendAll(from.column(c));
             }
             AbsentRows a = s.open().absentRows();
             for (int c = 0; c < a.columns(); c++) {

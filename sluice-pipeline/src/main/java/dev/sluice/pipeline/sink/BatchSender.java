@@ -1,30 +1,51 @@
 package dev.sluice.pipeline.sink;
 
+import dev.sluice.clickhouse.block.Block;
 import dev.sluice.clickhouse.client.BlockInserter;
+import dev.sluice.clickhouse.client.InsertOutcomeUnknownException;
 import dev.sluice.clickhouse.client.InsertResult;
 import dev.sluice.clickhouse.client.ServerInfo;
 import dev.sluice.pipeline.metrics.ShardMetrics;
+import dev.sluice.pipeline.spec.PipelineSpec.OnUnknownOutcome;
 import dev.sluice.pipeline.time.Clock;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Sends a batch to its shard, retrying until it is written, abandoned or fails for good. One per
  * writer thread, with its own connection to each replica.
  *
- * <p>The batch's boundaries were committed with its source before it was sealed into the sink's
- * queue (property 2). Before the first attempt it is turned into its INSERTs ({@link BatchShaper}:
+ * <p>The batch's boundaries were committed with its source before it was handed to the sink
+ * (property 2). Before the first attempt it is turned into its INSERTs ({@link BatchShaper}:
  * defaults, pre-sorting, partition split) — once, so every attempt sends the same blocks. Each
  * INSERT carries the batch's deduplication token, with the INSERT's suffix when there are several,
- * to servers that take one. The batch is written when every INSERT is acknowledged; a retry resumes
- * at the first INSERT not acknowledged, so the acknowledged ones are not written twice even without
- * deduplication. A retryable error ({@link ErrorClass}) is followed by the next replica at once;
- * when every replica of the shard has failed in a row, the writer pauses by {@link Backoff} before
- * the next round. A fatal error, or running out of attempts, stops the pipeline with the server's
- * message.
+ * to servers that take one, and a query id derived from it ({@link InsertState}). The batch is
+ * written when every INSERT is written; a retry resumes at the first INSERT not written, so the
+ * written ones are not sent twice even without deduplication. A retryable error ({@link
+ * ErrorClass}) is followed by the next replica at once; when every replica of the shard has failed
+ * in a row, the writer pauses by {@link Backoff} before the next round. A fatal error, or running
+ * out of attempts, stops the pipeline with the server's message.
+ *
+ * <p>An INSERT interrupted after its data was sent ({@link ErrorClass#INTERRUPTED}) may have been
+ * written. Where the table drops repeated blocks it is simply sent again; elsewhere the replica is
+ * asked first ({@link OutcomeResolver}): written — it is not sent again; not written — it is;
+ * unknown — {@code on_unknown_outcome} decides: {@code resend} (its rows count as possibly written
+ * twice, and are looked up once more after the resend is acknowledged) or {@code fail} (the
+ * pipeline stops naming the batch's range and query id). A replayed INSERT (after a restart) is
+ * looked up the same way before its first attempt, so one an earlier run wrote is not written
+ * again. Counts go to the shard's metrics, and the INSERTs a user must know about to {@link
+ * DeliveryNotes}.
  */
 public final class BatchSender implements AutoCloseable {
+    /** The look-up after a resend of an INSERT whose outcome was unknown waits at most this. */
+    private static final Duration RECHECK_LIMIT = Duration.ofSeconds(30);
+
     private final int shard;
     private final String table;
     private final Map<String, String> settings;
@@ -34,7 +55,15 @@ public final class BatchSender implements AutoCloseable {
     private final BatchShaper shaper;
     private final ShardMetrics metrics;
     private final SinkSupervisor supervisor;
+    private final OutcomePolicy policy;
+    private final OutcomeResolver resolver;
+    private final UnresolvedInserts unresolved;
+    private final DeliveryNotes notes;
+    private final String nonce;
 
+    /**
+     * @param nonce this pipeline start's mark in query ids, telling its attempts from earlier runs'
+     */
     BatchSender(
             int shard,
             String table,
@@ -44,16 +73,35 @@ public final class BatchSender implements AutoCloseable {
             Clock clock,
             BatchShaper shaper,
             ShardMetrics metrics,
-            SinkSupervisor supervisor) {
+            SinkSupervisor supervisor,
+            OutcomePolicy policy,
+            TraceLookup lookup,
+            UnresolvedInserts unresolved,
+            DeliveryNotes notes,
+            String nonce) {
         this.shard = shard;
         this.table = table;
-        this.settings = Map.copyOf(settings);
+        Map<String, String> s = new HashMap<>(policy.insertSettings());
+        s.putAll(settings); // the user's own settings win (start-up looked at them)
+        this.settings = Map.copyOf(s);
         this.replicas = replicas;
         this.backoff = backoff;
         this.clock = clock;
         this.shaper = shaper;
         this.metrics = metrics;
         this.supervisor = supervisor;
+        this.policy = policy;
+        this.resolver = new OutcomeResolver(lookup, clock, policy.logging(), nonce);
+        this.unresolved = unresolved;
+        this.notes = notes;
+        this.nonce = nonce;
+    }
+
+    /** What to do with a replayed INSERT after looking it up. */
+    private enum Replay {
+        SEND,
+        SKIP,
+        STOP
     }
 
     /** Sends {@code batch}; never throws. A fatal failure is reported to the supervisor. */
@@ -64,51 +112,123 @@ public final class BatchSender implements AutoCloseable {
         } catch (RuntimeException e) {
             return fatal(batch, "cannot make the INSERTs of " + batch + ": " + e.getMessage(), e);
         }
-        int next = 0; // the first INSERT not acknowledged yet
+        List<InsertState> states = new ArrayList<>(inserts.size());
+        for (int i = 0; i < inserts.size(); i++) {
+            Block b = inserts.get(i).block();
+            states.add(
+                    new InsertState(
+                            batch.token() + inserts.get(i).tokenSuffix(),
+                            b.rows(),
+                            b.dataBytes(),
+                            i,
+                            inserts.size()));
+        }
+        int next = 0; // the first INSERT not written yet
         int attempts = 0;
         int failuresInRow = 0;
         int round = 0;
         while (true) {
+            if (next == inserts.size()) {
+                countBatch(states); // the last INSERT was found written after an interruption
+                return Batch.Outcome.WRITTEN;
+            }
             if (attempts > 0 && supervisor.abandonQueued()) {
-                return Batch.Outcome.ABANDONED;
+                return giveUp(batch, states.get(next), null, null);
             }
             String replica = replicas.describe();
+            String url = replicas.url();
             try {
                 BlockInserter inserter = replicas.connection();
                 for (; next < inserts.size(); next++) {
-                    BatchShaper.Insert insert = inserts.get(next);
+                    InsertState state = states.get(next);
+                    Block block = inserts.get(next).block();
+                    if (batch.replayed() && !state.replayChecked) {
+                        Replay r = checkReplay(batch, state, url, replica);
+                        if (r == Replay.STOP) {
+                            return Batch.Outcome.ABANDONED;
+                        }
+                        if (r == Replay.SKIP) {
+                            alreadyWritten(state);
+                            continue;
+                        }
+                    }
+                    String queryId = state.nextQueryId(nonce);
                     long start = clock.nanoTime();
                     InsertResult result =
                             inserter.insert(
                                     table,
-                                    insert.block(),
-                                    settingsFor(
-                                            inserter.server(),
-                                            batch.token() + insert.tokenSuffix()),
-                                    null);
+                                    block,
+                                    settingsFor(inserter.server(), state.token),
+                                    queryId);
                     long end = clock.nanoTime();
                     metrics.insertSeconds.observe((end - start) / 1e9);
-                    metrics.records.inc(insert.block().rows());
-                    metrics.bytes.inc(result.uncompressedBytes());
                     metrics.wireBytes.inc(result.wireBytes());
-                    metrics.inserts.inc();
+                    state.copies++;
+                    written(batch, state);
                     failuresInRow = 0;
                 }
-                metrics.batches.inc();
+                countBatch(states);
                 return Batch.Outcome.WRITTEN;
             } catch (RuntimeException e) {
                 ErrorClass kind = ErrorClass.of(e);
                 metrics.errors(kind).inc();
                 attempts++;
-                if (kind == ErrorClass.CONNECTION) {
+                if (kind.brokeConnection()) {
                     replicas.discard();
                 }
                 if (!kind.retryable()) {
-                    return fatal(batch, describe(replica, batch) + ": " + e.getMessage(), e);
+                    return giveUp(
+                            batch,
+                            states.get(next),
+                            describe(replica, batch) + ": " + e.getMessage(),
+                            e);
+                }
+                RetryReason reason =
+                        kind == ErrorClass.SERVER ? RetryReason.SERVER : RetryReason.CONNECTION;
+                if (kind == ErrorClass.INTERRUPTED) {
+                    InsertState state = states.get(next);
+                    if (policy.deduplicates()) {
+                        reason = RetryReason.DEDUPLICATED;
+                    } else {
+                        String queryId = ((InsertOutcomeUnknownException) e).queryId();
+                        state.doubts.add(new InsertState.Doubt(queryId, url));
+                        OutcomeResolver.Result r =
+                                resolver.resolve(
+                                        state,
+                                        url,
+                                        clock.nanoTime() + policy.timeout().toNanos(),
+                                        true);
+                        switch (r.verdict()) {
+                            case WRITTEN -> {
+                                metrics.checks(OutcomeCheck.WRITTEN).inc();
+                                state.copies += r.copies();
+                                written(batch, state);
+                                next++;
+                                failuresInRow = 0;
+                                continue; // on with the next INSERT, over a new connection
+                            }
+                            case NOT_WRITTEN, NOT_FOUND -> {
+                                metrics.checks(OutcomeCheck.NOT_WRITTEN).inc();
+                                reason = RetryReason.NOT_WRITTEN;
+                            }
+                            case UNKNOWN -> {
+                                metrics.checks(OutcomeCheck.UNKNOWN).inc();
+                                if (policy.onUnknown() == OnUnknownOutcome.FAIL) {
+                                    return stopUnknown(batch, state, replica, e, r.reason());
+                                }
+                                reason = RetryReason.UNKNOWN;
+                                state.doubtReason = r.reason();
+                            }
+                            case INTERRUPTED -> {
+                                return giveUp(batch, state, null, null);
+                            }
+                        }
+                    }
                 }
                 if (backoff.exhausted(attempts)) {
-                    return fatal(
+                    return giveUp(
                             batch,
+                            states.get(next),
                             describe(replica, batch)
                                     + ": gave up after "
                                     + attempts
@@ -116,7 +236,7 @@ public final class BatchSender implements AutoCloseable {
                                     + e.getMessage(),
                             e);
                 }
-                metrics.retries.inc();
+                metrics.retries(reason).inc();
                 replicas.next();
                 if (++failuresInRow >= replicas.size()) {
                     failuresInRow = 0;
@@ -124,11 +244,243 @@ public final class BatchSender implements AutoCloseable {
                         clock.sleep(backoff.delayNanos(++round));
                     } catch (InterruptedException ie) {
                         Thread.currentThread().interrupt(); // the drain deadline passed
-                        return Batch.Outcome.ABANDONED;
+                        return giveUp(batch, states.get(next), null, null);
                     }
                 }
             }
         }
+    }
+
+    /**
+     * Looks a replayed INSERT up before its first attempt in this run: written by an earlier run —
+     * skip it; running — wait; failed, or nothing of it on the server — send it (a plain replay);
+     * unknown, or nothing found of an INSERT an earlier run left unresolved — by the policy.
+     *
+     * @throws RuntimeException when the server does not answer: retried like a failed attempt
+     */
+    private Replay checkReplay(Batch batch, InsertState state, String url, String replica) {
+        if (policy.deduplicates()) {
+            state.replayChecked = true;
+            unresolved.remove(state.token);
+            return Replay.SEND;
+        }
+        boolean recorded = unresolved.contains(state.token);
+        OutcomeResolver.Result r;
+        if (policy.looksUp()) {
+            state.doubts.add(new InsertState.Doubt(null, url));
+            try {
+                r =
+                        resolver.resolve(
+                                state, url, clock.nanoTime() + policy.timeout().toNanos(), false);
+            } catch (RuntimeException e) {
+                state.doubts.clear(); // asked again before the next attempt
+                throw e;
+            }
+        } else {
+            r =
+                    new OutcomeResolver.Result(
+                            OutcomeResolver.Verdict.NOT_FOUND, 0, policy.logging().detail());
+        }
+        state.replayChecked = true;
+        switch (r.verdict()) {
+            case WRITTEN -> {
+                state.doubts.clear();
+                metrics.checks(OutcomeCheck.WRITTEN).inc();
+                return Replay.SKIP; // any extra copies were that run's to count
+            }
+            case NOT_WRITTEN -> {
+                metrics.checks(OutcomeCheck.NOT_WRITTEN).inc();
+                metrics.retries(RetryReason.NOT_WRITTEN).inc();
+                unresolved.remove(state.token);
+                return Replay.SEND;
+            }
+            case NOT_FOUND -> {
+                state.doubts.clear();
+                if (!recorded && policy.looksUp()) {
+                    return Replay.SEND; // never reached the server, as far as its log tells
+                }
+                if (!recorded) {
+                    // Nothing can tell whether the earlier run wrote it: sent again, as replays
+                    // are (at-least-once), but counted as possibly twice — never silently.
+                    state.doubts.add(new InsertState.Doubt(null, url));
+                    state.doubtReason =
+                            "replayed after a restart; an earlier run may have written it, and "
+                                    + policy.logging().detail();
+                    metrics.retries(RetryReason.UNKNOWN).inc();
+                    return Replay.SEND;
+                }
+                r =
+                        new OutcomeResolver.Result(
+                                OutcomeResolver.Verdict.UNKNOWN,
+                                0,
+                                "that run left its outcome unknown, and "
+                                        + (policy.logging().usable()
+                                                ? "the server's query log has no entry for it"
+                                                : policy.logging().detail()));
+            }
+            case INTERRUPTED -> {
+                giveUp(batch, state, null, null);
+                return Replay.STOP;
+            }
+            case UNKNOWN -> {}
+        }
+        metrics.checks(OutcomeCheck.UNKNOWN).inc();
+        if (state.doubts.isEmpty()) {
+            state.doubts.add(new InsertState.Doubt(null, url));
+        }
+        if (policy.onUnknown() == OnUnknownOutcome.FAIL) {
+            stopUnknown(batch, state, replica, null, r.reason());
+            return Replay.STOP;
+        }
+        metrics.retries(RetryReason.UNKNOWN).inc();
+        state.doubtReason = r.reason();
+        return Replay.SEND;
+    }
+
+    /**
+     * {@code state} is known written (its {@code copies} attempts): counts its rows once, looks up
+     * once more the attempts still in doubt, and counts their rows as written twice or possibly
+     * twice.
+     */
+    private void written(Batch batch, InsertState state) {
+        if (!state.doubts.isEmpty()) {
+            recheck(state);
+        }
+        metrics.records.inc(state.rows);
+        metrics.bytes.inc(state.bytes);
+        metrics.inserts.inc();
+        if (state.copies > 1) {
+            long extra = (long) (state.copies - 1) * state.rows;
+            metrics.rowsDuplicated.inc(extra);
+            notes.add(
+                    where(batch, state)
+                            + ": written "
+                            + (state.copies == 2 ? "twice" : state.copies + " times")
+                            + " — sent again after its outcome stayed unknown, and the server's"
+                            + " log shows every copy (query_ids starting '"
+                            + state.prefix()
+                            + "')");
+        }
+        if (!state.doubts.isEmpty()) {
+            long extra = (long) state.doubts.size() * state.rows;
+            metrics.rowsPossiblyDuplicated.inc(extra);
+            notes.add(
+                    where(batch, state)
+                            + ": may be in the table twice — sent again after its outcome stayed"
+                            + " unknown ("
+                            + String.join(", ", state.doubtIds())
+                            + (state.doubtReason != null ? ": " + state.doubtReason : "")
+                            + ")");
+        }
+        unresolved.remove(state.token);
+    }
+
+    /**
+     * A replayed INSERT an earlier run wrote: not sent again, and its rows are that run's — counted
+     * apart, not as written by this one.
+     */
+    private void alreadyWritten(InsertState state) {
+        metrics.rowsAlreadyWritten.inc(state.rows);
+        unresolved.remove(state.token);
+    }
+
+    /** A batch counts as written by this run when this run wrote any of its INSERTs. */
+    private void countBatch(List<InsertState> states) {
+        for (InsertState s : states) {
+            if (s.copies > 0) {
+                metrics.batches.inc();
+                return;
+            }
+        }
+    }
+
+    /** After a resend: the server answers again, so the doubtful attempts may be known now. */
+    private void recheck(InsertState state) {
+        long deadline =
+                clock.nanoTime() + Math.min(policy.timeout().toNanos(), RECHECK_LIMIT.toNanos());
+        Set<String> urls = new LinkedHashSet<>();
+        for (InsertState.Doubt d : state.doubts) {
+            urls.add(d.url());
+        }
+        for (String url : urls) {
+            OutcomeResolver.Result r = resolver.resolve(state, url, deadline, true);
+            if (r.verdict() == OutcomeResolver.Verdict.WRITTEN) {
+                state.copies += r.copies();
+            }
+        }
+    }
+
+    /** Stops the pipeline under {@code on_unknown_outcome: fail}, naming what to check. */
+    private Batch.Outcome stopUnknown(
+            Batch batch, InsertState state, String replica, RuntimeException e, String why) {
+        StringBuilder m = new StringBuilder();
+        m.append("the outcome of an INSERT is unknown: ")
+                .append(where(batch, state))
+                .append(" went to shard ")
+                .append(shard)
+                .append(" (")
+                .append(replica)
+                .append(")");
+        if (state.lastQueryId != null) {
+            m.append(" as query_id '").append(state.lastQueryId).append("'");
+        } else {
+            m.append(" in an earlier run, as query_ids starting '")
+                    .append(state.prefix())
+                    .append("'");
+        }
+        if (e != null) {
+            m.append("; the connection failed after its data was sent (")
+                    .append(cause(e))
+                    .append("), and ");
+        } else {
+            m.append(": ");
+        }
+        m.append(why).append(". ");
+        if (policy.logging().usable()) {
+            m.append("Resuming looks it up on the server again before sending it (on that")
+                    .append(" server: SELECT type, written_rows, exception FROM system.query_log")
+                    .append(" WHERE startsWith(query_id, '")
+                    .append(state.prefix())
+                    .append("'); QueryFinish (2) means written); if the server still cannot")
+                    .append(" tell, it stops here again");
+        } else {
+            m.append("Check whether these rows are in ")
+                    .append(table)
+                    .append(": if not, resume with on_unknown_outcome: resend")
+                    .append(" (--on-unknown-outcome resend) to send them again; if they are,")
+                    .append(" resending writes them twice");
+        }
+        return giveUp(batch, state, m.toString(), e);
+    }
+
+    /**
+     * Ends the batch unwritten. An INSERT whose outcome is unknown is recorded, so that a resumed
+     * run looks it up before sending it again, and its rows are counted as unresolved. With a
+     * {@code message}, the pipeline stops with it.
+     */
+    private Batch.Outcome giveUp(
+            Batch batch, InsertState state, String message, RuntimeException cause) {
+        String recordFailure = null;
+        if (!state.doubts.isEmpty()) {
+            IOException e = unresolved.add(state.token);
+            if (e != null) {
+                recordFailure =
+                        "; could not record it in the checkpoint directory ("
+                                + e.getMessage()
+                                + ")";
+            }
+            metrics.rowsUnresolved.inc(state.rows);
+            notes.add(
+                    where(batch, state)
+                            + ": outcome unknown, not sent again ("
+                            + String.join(", ", state.doubtIds())
+                            + ")");
+        }
+        if (message != null) {
+            supervisor.fatal(
+                    batch, recordFailure == null ? message : message + recordFailure, cause);
+        }
+        return Batch.Outcome.ABANDONED;
     }
 
     private Map<String, String> settingsFor(ServerInfo server, String token) {
@@ -145,17 +497,23 @@ public final class BatchSender implements AutoCloseable {
         return s;
     }
 
-    private String describe(String replica, Batch batch) {
-        return "shard "
-                + shard
+    /** The batch's range and rows, and which INSERT of it when there are several. */
+    private static String where(Batch batch, InsertState state) {
+        return batch.describeRange()
                 + " ("
-                + replica
-                + ") failed on "
-                + batch.partition()
-                + " positions "
-                + batch.firstPosition()
-                + ".."
-                + batch.lastPosition();
+                + String.format(java.util.Locale.ROOT, "%,d", state.rows)
+                + " rows"
+                + (state.of > 1 ? ", INSERT " + (state.index + 1) + " of " + state.of : "")
+                + ")";
+    }
+
+    private static String cause(RuntimeException e) {
+        Throwable c = e.getCause() != null ? e.getCause() : e;
+        return c.getMessage();
+    }
+
+    private String describe(String replica, Batch batch) {
+        return "shard " + shard + " (" + replica + ") failed on " + batch.describeRange();
     }
 
     private Batch.Outcome fatal(Batch batch, String message, Throwable cause) {

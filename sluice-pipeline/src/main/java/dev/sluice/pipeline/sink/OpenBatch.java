@@ -24,7 +24,7 @@ import java.util.Arrays;
  * committed ({@link #stageRow}): it stays in the block after the committed rows, with its position,
  * record and absent marks aside, until the transforms have run over the staged rows column-wise;
  * then the rows they keep are committed in order ({@link #commitStaged}) and the others are gone
- * from the block (ADR 0009).
+ * from the block (ADR 0010).
  *
  * <p>The batch's {@code now()} — for transforms, DEFAULTs and keys — is read once, when its first
  * record is decoded, or taken from the ledger entry it re-creates ({@link #nowSeconds()}).

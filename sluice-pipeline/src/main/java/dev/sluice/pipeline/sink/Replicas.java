@@ -60,6 +60,11 @@ final class Replicas implements AutoCloseable {
         current = (current + 1) % urls.size();
     }
 
+    /** The current replica's URL, as configured (password included: never print it). */
+    String url() {
+        return urls.get(current);
+    }
+
     /** The current replica's URL without its password, for messages. */
     String describe() {
         return ConnectionConfig.redact(urls.get(current));

@@ -20,11 +20,13 @@ import java.util.function.LongConsumer;
 public final class SinkPool implements BatchQueue {
     private final List<ShardWriter> writers;
     private final AtomicInteger inFlight;
+    private final DeliveryNotes notes;
     private volatile KeyedSplit keyed;
 
-    private SinkPool(List<ShardWriter> writers, AtomicInteger inFlight) {
+    private SinkPool(List<ShardWriter> writers, AtomicInteger inFlight, DeliveryNotes notes) {
         this.writers = writers;
         this.inFlight = inFlight;
+        this.notes = notes;
     }
 
     /**
@@ -41,16 +43,28 @@ public final class SinkPool implements BatchQueue {
      *
      * @param inserters opens a connection to a replica URL
      * @param plan how batches become INSERTs; each writer thread gets its own shaper of it
-     * @param random the jitter source of the backoff
+     * @param policies per shard: how an INSERT whose acknowledgement was lost is handled
+     * @param lookup asks a replica about an INSERT's attempts
+     * @param unresolved INSERTs an earlier run left with an unknown outcome, and this run's
+     * @param random the jitter source of the backoff, and of this start's query-id nonce
      */
     public static SinkPool create(
             SinkSpec sink,
             Function<String, BlockInserter> inserters,
             InsertPlan plan,
+            List<OutcomePolicy> policies,
+            TraceLookup lookup,
+            UnresolvedInserts unresolved,
             Metrics metrics,
             SinkSupervisor supervisor,
             Clock clock,
             Random random) {
+        if (policies.size() != sink.shards().size()) {
+            throw new IllegalArgumentException(
+                    policies.size() + " outcome policies for " + sink.shards().size() + " shards");
+        }
+        String nonce = Long.toString(random.nextLong() >>> 24, 36);
+        DeliveryNotes notes = new DeliveryNotes();
         AtomicInteger inFlight = new AtomicInteger();
         List<ShardWriter> writers = new ArrayList<>();
         for (int s = 0; s < sink.shards().size(); s++) {
@@ -67,11 +81,21 @@ public final class SinkPool implements BatchQueue {
                                 clock,
                                 plan.newShaper(metrics),
                                 metrics.shard(s),
-                                supervisor));
+                                supervisor,
+                                policies.get(s),
+                                lookup,
+                                unresolved,
+                                notes,
+                                nonce));
             }
             writers.add(new ShardWriter(s, senders, supervisor, inFlight));
         }
-        return new SinkPool(List.copyOf(writers), inFlight);
+        return new SinkPool(List.copyOf(writers), inFlight, notes);
+    }
+
+    /** The INSERTs written twice, maybe twice, or left unknown so far: one line each. */
+    public List<String> deliveryNotes() {
+        return notes.lines();
     }
 
     public void start(String threadNamePrefix) {

@@ -268,12 +268,48 @@ public record PipelineSpec(
     }
 
     /**
+     * What to do with an INSERT whose outcome stays unknown: its connection failed after the data
+     * was sent, and the server could not tell whether it wrote it (docs/pipeline.md).
+     */
+    public enum OnUnknownOutcome {
+        /** Send it again; its rows count as possibly written twice. */
+        RESEND,
+        /** Stop, naming the batch and its query_id, so that a person can check and resume. */
+        FAIL;
+
+        /**
+         * @throws IllegalArgumentException for anything but resend or fail
+         */
+        public static OnUnknownOutcome parse(String s) {
+            return switch (s.trim().toLowerCase(java.util.Locale.ROOT)) {
+                case "resend" -> RESEND;
+                case "fail" -> FAIL;
+                default ->
+                        throw new IllegalArgumentException(
+                                "expected resend or fail, got '" + s.trim() + "'");
+            };
+        }
+
+        /** The configuration's spelling. */
+        public String label() {
+            return name().toLowerCase(java.util.Locale.ROOT);
+        }
+    }
+
+    /** How long an interrupted INSERT is looked up on its server before it counts as unknown. */
+    public static final Duration DEFAULT_OUTCOME_TIMEOUT = Duration.ofMinutes(5);
+
+    /**
      * The ClickHouse sink.
      *
      * @param shards one or more shards; a record goes to exactly one
      * @param presort sort each batch by the table's sorting key before sending
      * @param partitionSplit split each batch by the table's partition key, one INSERT per partition
      * @param settings extra ClickHouse settings for every INSERT
+     * @param onUnknownOutcome for an INSERT whose outcome stays unknown; null: {@code resend} for a
+     *     table that deduplicates, {@code fail} for one that cannot
+     * @param outcomeTimeout how long an interrupted INSERT is looked up on its server (while it
+     *     runs there, or while the server does not answer) before its outcome counts as unknown
      * @param shardBy the sharding key (an expression of the table's columns): each row goes to the
      *     shard a Distributed table with this key would send it to; null: whole batches go to a
      *     shard chosen from their partition and first position
@@ -290,6 +326,8 @@ public record PipelineSpec(
             boolean partitionSplit,
             Map<String, String> settings,
             RetrySpec retry,
+            OnUnknownOutcome onUnknownOutcome,
+            Duration outcomeTimeout,
             String shardBy,
             String cluster) {
         public SinkSpec {
@@ -302,9 +340,17 @@ public record PipelineSpec(
                 throw new IllegalArgumentException(
                         "sink.clickhouse.inflight_per_shard must be ≥ 1");
             }
+            Objects.requireNonNull(outcomeTimeout, "outcomeTimeout");
+            if (outcomeTimeout.isNegative()) {
+                throw new IllegalArgumentException(
+                        "sink.clickhouse.outcome_timeout must not be negative");
+            }
         }
 
-        /** A sink whose batches go to their shard as a whole (no sharding key). */
+        /**
+         * A sink with the default handling of unknown outcomes, whose batches go to their shard as
+         * a whole (no sharding key).
+         */
         public SinkSpec(
                 List<ShardSpec> shards,
                 String table,
@@ -326,6 +372,35 @@ public record PipelineSpec(
                     settings,
                     retry,
                     null,
+                    DEFAULT_OUTCOME_TIMEOUT);
+        }
+
+        /** A sink whose batches go to their shard as a whole (no sharding key). */
+        public SinkSpec(
+                List<ShardSpec> shards,
+                String table,
+                BatchSpec batch,
+                int inflightPerShard,
+                String compression,
+                boolean presort,
+                boolean partitionSplit,
+                Map<String, String> settings,
+                RetrySpec retry,
+                OnUnknownOutcome onUnknownOutcome,
+                Duration outcomeTimeout) {
+            this(
+                    shards,
+                    table,
+                    batch,
+                    inflightPerShard,
+                    compression,
+                    presort,
+                    partitionSplit,
+                    settings,
+                    retry,
+                    onUnknownOutcome,
+                    outcomeTimeout,
+                    null,
                     null);
         }
 
@@ -341,6 +416,8 @@ public record PipelineSpec(
                     partitionSplit,
                     settings,
                     retry,
+                    onUnknownOutcome,
+                    outcomeTimeout,
                     shardBy,
                     cluster);
         }

@@ -12,7 +12,7 @@ import java.util.List;
  * The expression transforms at the end of a chain, evaluated column-wise over a range of rows the
  * decoder (and the row-wise transforms before them) appended to a block: filters narrow a selection
  * vector of the range's rows, computed columns are evaluated for the selected rows and appended,
- * and the rows that are not selected are cut out of every column (ADR 0009).
+ * and the rows that are not selected are cut out of every column (ADR 0010).
  *
  * <p>A row a filter drops counts as filtered; a row whose value the engine or its column refuses is
  * rejected, with the reason, and left out (the caller applies the error policy, property 4).

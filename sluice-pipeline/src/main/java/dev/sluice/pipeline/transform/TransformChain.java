@@ -10,7 +10,7 @@ import java.util.List;
  * How the runtime applies a chain of transforms: the expression transforms after the last other one
  * ({@code java}, the metadata columns) are evaluated column-wise over ranges of rows ({@link
  * #stage()}); everything before, expression transforms included, runs row by row as the row is
- * built, because a row-wise transform may read what an expression before it computed (ADR 0009).
+ * built, because a row-wise transform may read what an expression before it computed (ADR 0010).
  */
 public final class TransformChain {
     private final Transform[] rowWise;

@@ -14,8 +14,10 @@ import dev.sluice.pipeline.spec.PipelineSpec.ErrorsSpec;
 import dev.sluice.pipeline.spec.PipelineSpec.FileSource;
 import dev.sluice.pipeline.spec.PipelineSpec.Format;
 import dev.sluice.pipeline.spec.PipelineSpec.GeneratorSource;
+import dev.sluice.pipeline.spec.PipelineSpec.OnUnknownOutcome;
 import dev.sluice.pipeline.spec.PipelineSpec.RetrySpec;
 import dev.sluice.pipeline.spec.PipelineSpec.ShardSpec;
+import dev.sluice.pipeline.spec.PipelineSpec.SinkSpec;
 import dev.sluice.pipeline.spec.PipelineSpec.StdinSource;
 import dev.sluice.pipeline.spec.PipelineSpec.TransformSpec;
 import java.nio.file.Path;
@@ -61,6 +63,9 @@ class ConfigLoaderTest {
         assertThat(spec.sink().retry())
                 .isEqualTo(
                         new RetrySpec(Duration.ofMillis(100), Duration.ofSeconds(10), 2.0, 0.2, 0));
+        // Left to the table: resend where it deduplicates, fail where it cannot.
+        assertThat(spec.sink().onUnknownOutcome()).isNull();
+        assertThat(spec.sink().outcomeTimeout()).isEqualTo(Duration.ofMinutes(5));
         assertThat(spec.errors())
                 .isEqualTo(
                         new ErrorsSpec(
@@ -358,6 +363,32 @@ class ConfigLoaderTest {
                                 .sink()
                                 .compression())
                 .isEqualTo("none");
+    }
+
+    @Test
+    void whatToDoWithAnUnknownOutcomeAndHowLongToLookItUp() {
+        SinkSpec sink =
+                parse(
+                                "source: {generator: {}}\n"
+                                        + SINK
+                                        + "    on_unknown_outcome: Resend\n"
+                                        + "    outcome_timeout: 90s\n")
+                        .sink();
+        assertThat(sink.onUnknownOutcome()).isEqualTo(OnUnknownOutcome.RESEND);
+        assertThat(sink.outcomeTimeout()).isEqualTo(Duration.ofSeconds(90));
+        assertThat(
+                        parse("source: {generator: {}}\n" + SINK + "    on_unknown_outcome: fail\n")
+                                .sink()
+                                .onUnknownOutcome())
+                .isEqualTo(OnUnknownOutcome.FAIL);
+        fails("source: {generator: {}}\n" + SINK + "    on_unknown_outcome: retry\n")
+                .hasMessageContaining(
+                        "p.yaml:6:25: sink.clickhouse.on_unknown_outcome: expected resend or fail,"
+                                + " got 'retry'");
+        fails("source: {generator: {}}\n" + SINK + "    outcome_timeout: soon\n")
+                .hasMessageContaining("sink.clickhouse.outcome_timeout");
+        fails("source: {generator: {}}\n" + SINK + "    on_unknown_outcomes: fail\n")
+                .hasMessageContaining("did you mean on_unknown_outcome?");
     }
 
     @Test

@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Expression transforms in the runtime (ADR 0009): rows are staged, the transforms run over them
+ * Expression transforms in the runtime (ADR 0010): rows are staged, the transforms run over them
  * column-wise, the kept rows are committed in order; filtered rows count and are committed past,
  * refused ones go through the error policy with their record (property 4), and no position moves
  * past a row the transforms have not run on (property 1). The batch's {@code now()} is read at its

@@ -304,8 +304,8 @@ class PipelineTest {
         assertThat(p.warnings())
                 .singleElement()
                 .asString()
-                .contains("shard 0 cannot deduplicate")
-                .contains("ClickHouse 18.16.1 has no insert_deduplication_token");
+                .contains("test.t (MergeTree) has non_replicated_deduplication_window = 0")
+                .contains("on_unknown_outcome: fail");
         p.awaitCompletion();
     }
 

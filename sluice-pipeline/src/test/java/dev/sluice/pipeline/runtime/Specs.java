@@ -9,6 +9,7 @@ import dev.sluice.pipeline.spec.PipelineSpec.CheckpointSpec;
 import dev.sluice.pipeline.spec.PipelineSpec.DecodeSpec;
 import dev.sluice.pipeline.spec.PipelineSpec.ErrorsSpec;
 import dev.sluice.pipeline.spec.PipelineSpec.Format;
+import dev.sluice.pipeline.spec.PipelineSpec.OnUnknownOutcome;
 import dev.sluice.pipeline.spec.PipelineSpec.RetrySpec;
 import dev.sluice.pipeline.spec.PipelineSpec.ShardSpec;
 import dev.sluice.pipeline.spec.PipelineSpec.SinkSpec;
@@ -65,6 +66,13 @@ final class Specs {
         String listen;
         boolean presort;
         boolean partitionSplit;
+        OnUnknownOutcome onUnknownOutcome;
+        Duration outcomeTimeout = PipelineSpec.DEFAULT_OUTCOME_TIMEOUT;
+
+        Builder onUnknownOutcome(OnUnknownOutcome o) {
+            onUnknownOutcome = o;
+            return this;
+        }
 
         Builder presort(boolean on) {
             presort = on;
@@ -160,7 +168,9 @@ final class Specs {
                             presort,
                             partitionSplit,
                             settings,
-                            retry),
+                            retry,
+                            onUnknownOutcome,
+                            outcomeTimeout),
                     new ErrorsSpec(policy, null, maxErrors),
                     new BackpressureSpec(budget, high, low),
                     new CheckpointSpec(interval, dir),

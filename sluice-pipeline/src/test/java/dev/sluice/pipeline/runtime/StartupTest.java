@@ -6,8 +6,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.sluice.clickhouse.client.ServerInfo;
 import dev.sluice.clickhouse.schema.Deduplication;
 import dev.sluice.clickhouse.schema.TableSchema;
+import dev.sluice.clickhouse.status.QueryLogging;
 import dev.sluice.pipeline.decode.TargetColumns;
+import dev.sluice.pipeline.sink.OutcomePolicy;
 import dev.sluice.pipeline.spec.PipelineSpec;
+import dev.sluice.pipeline.spec.PipelineSpec.OnUnknownOutcome;
 import dev.sluice.pipeline.spec.PipelineSpec.ShardSpec;
 import dev.sluice.pipeline.testing.FakeInserter;
 import dev.sluice.pipeline.testing.MemorySource;
@@ -64,13 +67,39 @@ class StartupTest {
     }
 
     @Test
-    void warnsOnlyWhenTheTargetCannotDeduplicate() throws Exception {
+    void saysPerTableWhatHoldsAndWarnsOnlyWhenTheTargetCannotDeduplicate() throws Exception {
         TableSchema plain = Tables.table("t", "a UInt64");
         TableSchema replicated = Tables.withEngine("t", "ReplicatedMergeTree", "a UInt64");
         PipelineSpec spec = new Specs.Builder().build();
 
-        assertThat(Startup.run(spec, factories(replicated, MODERN, List.of("a"))).warnings())
-                .isEmpty();
+        // Replicated tables drop identical blocks on every version, 18.16 included.
+        for (ServerInfo server : List.of(MODERN, FakeInserter.server(18, 16))) {
+            Startup.Result r = Startup.run(spec, factories(replicated, server, List.of("a")));
+            assertThat(r.warnings()).isEmpty();
+            assertThat(r.notes())
+                    .anyMatch(
+                            n ->
+                                    n.startsWith("test.t (ReplicatedMergeTree) drops")
+                                            && n.contains("replicated_deduplication_window")
+                                            && n.contains("written once"));
+            assertThat(r.outcomes())
+                    .singleElement()
+                    .extracting(OutcomePolicy::deduplicates)
+                    .isEqualTo(true);
+            assertThat(r.outcomes().get(0).onUnknown()).isEqualTo(OnUnknownOutcome.RESEND);
+        }
+        assertThat(Startup.run(spec, factories(replicated, MODERN, List.of("a"))).notes())
+                .anyMatch(n -> n.contains("insert_deduplication_token"));
+        assertThat(
+                        Startup.run(
+                                        spec,
+                                        factories(
+                                                replicated,
+                                                FakeInserter.server(18, 16),
+                                                List.of("a")))
+                                .notes())
+                .anyMatch(n -> n.contains("drops a block identical to one of"));
+
         TableSchema windowed =
                 new TableSchema(
                         "test",
@@ -84,21 +113,110 @@ class StartupTest {
                         new Deduplication(Deduplication.Kind.NON_REPLICATED_WINDOW, 100));
         assertThat(Startup.run(spec, factories(windowed, MODERN, List.of("a"))).warnings())
                 .isEmpty();
-        assertThat(Startup.run(spec, factories(plain, MODERN, List.of("a"))).warnings())
+
+        Startup.Result r = Startup.run(spec, factories(plain, MODERN, List.of("a")));
+        assertThat(r.warnings())
                 .singleElement()
                 .asString()
-                .contains("MergeTree with non_replicated_deduplication_window = 0");
+                .contains("test.t (MergeTree) has non_replicated_deduplication_window = 0")
+                .contains("on_unknown_outcome: fail");
+        assertThat(r.outcomes().get(0).deduplicates()).isFalse();
+        assertThat(r.outcomes().get(0).onUnknown()).isEqualTo(OnUnknownOutcome.FAIL);
+
+        TableSchema on1816 =
+                new TableSchema(
+                        "test",
+                        "t",
+                        plain.columns(),
+                        "MergeTree",
+                        "",
+                        "",
+                        "MergeTree ORDER BY tuple()",
+                        new Deduplication(Deduplication.Kind.NONE, -1));
         assertThat(
                         Startup.run(
                                         spec,
                                         factories(
-                                                replicated,
-                                                FakeInserter.server(22, 1),
-                                                List.of("a")))
+                                                on1816, FakeInserter.server(18, 16), List.of("a")))
                                 .warnings())
                 .singleElement()
                 .asString()
-                .contains("ClickHouse 22.1.1 has no insert_deduplication_token");
+                .contains("cannot deduplicate on ClickHouse 18.16.1")
+                .contains("only Replicated tables deduplicate there");
+    }
+
+    @Test
+    void insertDeduplicateZeroTurnsDeduplicationOff() throws Exception {
+        TableSchema replicated = Tables.withEngine("t", "ReplicatedMergeTree", "a UInt64");
+        Startup.Result r =
+                Startup.run(
+                        new Specs.Builder().settings(Map.of("insert_deduplicate", "0")).build(),
+                        factories(replicated, MODERN, List.of("a")));
+        assertThat(r.warnings())
+                .singleElement()
+                .asString()
+                .contains(
+                        "would drop repeated blocks, but insert_deduplicate=0 is among the"
+                                + " settings");
+        assertThat(r.outcomes().get(0).deduplicates()).isFalse();
+    }
+
+    @Test
+    void theWarningSaysHowAnInterruptedInsertIsHandled() throws Exception {
+        TableSchema plain = Tables.table("t", "a UInt64");
+        TestFactories f = factories(plain, FakeInserter.server(18, 16), List.of("a"));
+        f.logging =
+                new QueryLogging(
+                        QueryLogging.Status.LOGGED,
+                        true,
+                        true,
+                        QueryLogging.ProfileEvents.ARRAYS,
+                        "the server logs sluice's queries in system.query_log");
+        Startup.Result r =
+                Startup.run(
+                        new Specs.Builder().onUnknownOutcome(OnUnknownOutcome.RESEND).build(), f);
+        assertThat(r.warnings())
+                .singleElement()
+                .asString()
+                .contains("looked up in system.processes and system.query_log for up to 5 min")
+                .contains("counted as possibly written twice (on_unknown_outcome: resend)");
+        assertThat(r.outcomes().get(0).onUnknown()).isEqualTo(OnUnknownOutcome.RESEND);
+        assertThat(r.outcomes().get(0).insertSettings()).containsEntry("log_queries", "1");
+
+        f.logging = QueryLogging.notLogged("the server has no system.query_log");
+        assertThat(Startup.run(new Specs.Builder().build(), f).warnings())
+                .singleElement()
+                .asString()
+                .contains(
+                        "the server has no system.query_log, so an INSERT interrupted after its"
+                                + " data was sent cannot be looked up")
+                .contains("on_unknown_outcome: fail");
+    }
+
+    @Test
+    void shardsThatDifferAreDescribedOneByOne() throws Exception {
+        TestFactories f =
+                factories(
+                        Tables.withEngine("t", "ReplicatedMergeTree", "a UInt64"),
+                        MODERN,
+                        List.of("a"));
+        f.tableByUrl.put("clickhouse://b:9000/db", Tables.table("t", "a UInt64"));
+        PipelineSpec spec =
+                new Specs.Builder()
+                        .shards(
+                                List.of(
+                                        new ShardSpec(List.of("clickhouse://a:9000/db"), 1),
+                                        new ShardSpec(List.of("clickhouse://b:9000/db"), 1)))
+                        .build();
+        Startup.Result r = Startup.run(spec, f);
+        assertThat(r.notes()).anyMatch(n -> n.startsWith("shard 0: test.t (ReplicatedMergeTree)"));
+        assertThat(r.warnings())
+                .singleElement()
+                .asString()
+                .startsWith("shard 1: test.t (MergeTree)");
+        assertThat(r.outcomes())
+                .extracting(OutcomePolicy::deduplicates)
+                .containsExactly(true, false);
     }
 
     @Test

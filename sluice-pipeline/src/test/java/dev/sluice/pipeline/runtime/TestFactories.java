@@ -4,6 +4,7 @@ import dev.sluice.clickhouse.client.BlockInserter;
 import dev.sluice.clickhouse.client.ClickHouseException;
 import dev.sluice.clickhouse.client.ServerInfo;
 import dev.sluice.clickhouse.schema.TableSchema;
+import dev.sluice.clickhouse.status.QueryLogging;
 import dev.sluice.pipeline.checkpoint.LocalCheckpoints;
 import dev.sluice.pipeline.decode.Decoder;
 import dev.sluice.pipeline.decode.TargetColumns;
@@ -36,6 +37,10 @@ final class TestFactories implements Factories {
     final RecordingDeadLetters deadLetters = new RecordingDeadLetters(events);
     final List<Source> made = new ArrayList<>();
     ClickHouseException describeFailure;
+
+    /** What describe says of each server's query log. */
+    QueryLogging logging = QueryLogging.notLogged("the server's query log was not probed");
+
     final Map<String, TableSchema> tableByUrl = new ConcurrentHashMap<>();
 
     /** The columns written, when not those the decoder feeds. */
@@ -101,6 +106,8 @@ final class TestFactories implements Factories {
         if (describeFailure != null) {
             throw describeFailure;
         }
-        return new TargetTable(tableByUrl.getOrDefault(url, table), server);
+        TableSchema t = tableByUrl.getOrDefault(url, table);
+        return new TargetTable(
+                t, server, RetryDeduplication.of(t, server, sink.settings()), logging);
     }
 }

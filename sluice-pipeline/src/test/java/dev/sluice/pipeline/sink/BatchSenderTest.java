@@ -8,14 +8,18 @@ import dev.sluice.clickhouse.client.ServerException;
 import dev.sluice.clickhouse.defaults.AbsentRows;
 import dev.sluice.clickhouse.protocol.ServerExceptionInfo;
 import dev.sluice.clickhouse.schema.TableSchema;
+import dev.sluice.clickhouse.status.QueryLogging;
 import dev.sluice.pipeline.checkpoint.LedgerEntry;
 import dev.sluice.pipeline.decode.TargetColumns;
 import dev.sluice.pipeline.metrics.Metrics;
+import dev.sluice.pipeline.metrics.ShardMetrics;
+import dev.sluice.pipeline.spec.PipelineSpec.OnUnknownOutcome;
 import dev.sluice.pipeline.spec.PipelineSpec.RetrySpec;
 import dev.sluice.pipeline.testing.FakeInserter;
 import dev.sluice.pipeline.testing.NoProbes;
 import dev.sluice.pipeline.testing.Tables;
 import dev.sluice.pipeline.time.ManualClock;
+import io.prometheus.metrics.core.datapoints.CounterDataPoint;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -57,6 +61,11 @@ class BatchSenderTest {
                 null);
     }
 
+    private final List<String> lookups = new CopyOnWriteArrayList<>();
+    private int unreachableLookups;
+    private final UnresolvedInserts unresolved = UnresolvedInserts.inMemory();
+    private final DeliveryNotes notes = new DeliveryNotes();
+
     private TableSchema table = Tables.table("t", "n UInt64", "s String");
     private boolean presort;
     private boolean split;
@@ -89,7 +98,53 @@ class BatchSenderTest {
                 1);
     }
 
+    /** The batch of {@link #batch()} as a restart replays it from the ledger. */
+    private Batch replayed() {
+        TargetColumns columns = new TargetColumns(table, table.insertableColumns());
+        OpenBatch open =
+                new OpenBatch(
+                        "p", new BatchBuffers(columns.newBlock(), new AbsentRows(columns.size())));
+        for (int i = 0; i < 3; i++) {
+            open.beginRow();
+            open.block().column(0).appendLong(i);
+            open.block().column(1).appendString("v" + i);
+            open.commitRow(i * 10L);
+        }
+        return new Batch(
+                settled::add,
+                open,
+                new LedgerEntry("p", 0, 20, 0),
+                true,
+                "t/mem/p/0-20/0",
+                SealReason.REPLAY,
+                0,
+                1);
+    }
+
+    private static final String TOKEN = "t/mem/p/0-20/0";
+
+    private static OutcomePolicy asking(OnUnknownOutcome onUnknown) {
+        return new OutcomePolicy(
+                false,
+                onUnknown,
+                new QueryLogging(
+                        QueryLogging.Status.LOGGED,
+                        true,
+                        true,
+                        QueryLogging.ProfileEvents.ARRAYS,
+                        "the server logs sluice's queries"),
+                Duration.ofSeconds(10));
+    }
+
+    private long count(java.util.function.Function<ShardMetrics, CounterDataPoint> c) {
+        return c.apply(metrics.shard(0)).getLongValue();
+    }
+
     private BatchSender sender(List<FakeInserter> replicas, RetrySpec retry) {
+        return sender(replicas, retry, OutcomePolicy.deduplicating());
+    }
+
+    private BatchSender sender(List<FakeInserter> replicas, RetrySpec retry, OutcomePolicy policy) {
         List<String> urls = new ArrayList<>();
         for (int i = 0; i < replicas.size(); i++) {
             urls.add("clickhouse://replica" + i + ":9000/db");
@@ -104,7 +159,19 @@ class BatchSenderTest {
                 InsertPlan.of(table, FakeInserter.server(18, 16), List.of("n", "s"), presort, split)
                         .newShaper(metrics),
                 metrics.shard(0),
-                supervisor);
+                supervisor,
+                policy,
+                (url, prefix, since, timeout, logging) -> {
+                    lookups.add(prefix);
+                    if (unreachableLookups > 0) {
+                        unreachableLookups--;
+                        throw new ConnectionException("connect timed out");
+                    }
+                    return replicas.get(urls.indexOf(url)).trace(prefix);
+                },
+                unresolved,
+                notes,
+                "n0nce");
     }
 
     @Test
@@ -122,7 +189,7 @@ class BatchSenderTest {
         assertThat(b.rows())
                 .containsExactly(List.of(0L, "v0"), List.of(1L, "v1"), List.of(2L, "v2"));
         assertThat(clock.nanoTime()).isZero(); // no backoff before the first round is through
-        assertThat(metrics.shard(0).retries.getLongValue()).isEqualTo(1);
+        assertThat(metrics.shard(0).retries(RetryReason.CONNECTION).getLongValue()).isEqualTo(1);
         assertThat(metrics.shard(0).errors(ErrorClass.CONNECTION).getLongValue()).isEqualTo(1);
         assertThat(metrics.shard(0).records.getLongValue()).isEqualTo(3);
         assertThat(fatal).isEmpty();
@@ -141,7 +208,9 @@ class BatchSenderTest {
         // 100 + 200 + 400 ms, each ±20 %.
         assertThat(clock.nanoTime()).isBetween(560_000_000L, 840_000_000L);
         assertThat(a.attempts()).isEqualTo(4);
-        assertThat(metrics.shard(0).retries.getLongValue()).isEqualTo(3);
+        assertThat(metrics.shard(0).retriesTotal()).isEqualTo(3);
+        assertThat(metrics.shard(0).retries(RetryReason.SERVER).getLongValue()).isEqualTo(2);
+        assertThat(metrics.shard(0).retries(RetryReason.CONNECTION).getLongValue()).isEqualTo(1);
     }
 
     @Test
@@ -245,5 +314,371 @@ class BatchSenderTest {
         assertThat(metrics.shard(0).batches.getLongValue()).isEqualTo(1);
         assertThat(metrics.shard(0).records.getLongValue()).isEqualTo(6);
         assertThat(fatal).isEmpty();
+    }
+
+    @Test
+    void everyAttemptCarriesItsOwnQueryIdDerivedFromTheToken() {
+        FakeInserter a = new FakeInserter(FakeInserter.server(18, 16));
+        a.failNext(new ConnectionException("refused"));
+        sender(List.of(a), RETRY, asking(OnUnknownOutcome.FAIL)).send(batch());
+        assertThat(a.inserts())
+                .singleElement()
+                .extracting(FakeInserter.Insert::queryId)
+                .isEqualTo(TOKEN + "#n0nce.2");
+        // A connection refused before the data went out needs no look-up.
+        assertThat(lookups).isEmpty();
+        assertThat(a.inserts().get(0).settings()).containsEntry("log_queries", "1");
+    }
+
+    @Test
+    void anInterruptedInsertTheServerWroteIsNotSentAgain() {
+        FakeInserter a = new FakeInserter(FakeInserter.server(18, 16));
+        a.interruptNext(true);
+
+        assertThat(sender(List.of(a), RETRY, asking(OnUnknownOutcome.FAIL)).send(batch()))
+                .isEqualTo(Batch.Outcome.WRITTEN);
+
+        assertThat(a.inserts()).hasSize(1); // written once, by the interrupted attempt
+        assertThat(a.attempts()).isEqualTo(1);
+        assertThat(lookups).containsExactly(TOKEN + "#");
+        assertThat(metrics.shard(0).checks(OutcomeCheck.WRITTEN).getLongValue()).isEqualTo(1);
+        assertThat(metrics.shard(0).retriesTotal()).isZero();
+        assertThat(metrics.shard(0).errors(ErrorClass.INTERRUPTED).getLongValue()).isEqualTo(1);
+        assertThat(count(m -> m.records)).isEqualTo(3);
+        assertThat(count(m -> m.batches)).isEqualTo(1);
+        assertThat(count(m -> m.rowsDuplicated)).isZero();
+        assertThat(count(m -> m.rowsPossiblyDuplicated)).isZero();
+        assertThat(notes.lines()).isEmpty();
+        assertThat(fatal).isEmpty();
+    }
+
+    @Test
+    void anInterruptedInsertTheServerDidNotWriteIsSentAgain() {
+        FakeInserter a = new FakeInserter(FakeInserter.server(18, 16));
+        a.interruptNext(false);
+
+        assertThat(sender(List.of(a), RETRY, asking(OnUnknownOutcome.FAIL)).send(batch()))
+                .isEqualTo(Batch.Outcome.WRITTEN);
+
+        assertThat(a.inserts())
+                .singleElement()
+                .extracting(FakeInserter.Insert::queryId)
+                .isEqualTo(TOKEN + "#n0nce.2");
+        assertThat(metrics.shard(0).checks(OutcomeCheck.NOT_WRITTEN).getLongValue()).isEqualTo(1);
+        assertThat(metrics.shard(0).retries(RetryReason.NOT_WRITTEN).getLongValue()).isEqualTo(1);
+        assertThat(count(m -> m.records)).isEqualTo(3);
+        assertThat(count(m -> m.rowsPossiblyDuplicated)).isZero();
+        assertThat(fatal).isEmpty();
+    }
+
+    @Test
+    void aStillRunningInsertIsWaitedForNotSentAgain() {
+        FakeInserter a = new FakeInserter(FakeInserter.server(18, 16));
+        a.interruptNext(true);
+        a.markRunning(TOKEN + "#n0nce.1");
+        a.onInsert(i -> {});
+        // The server is still applying it for the first four looks; then it is done.
+        java.util.concurrent.atomic.AtomicInteger looks =
+                new java.util.concurrent.atomic.AtomicInteger();
+        BatchSender sender =
+                senderWithLookup(
+                        a,
+                        asking(OnUnknownOutcome.FAIL),
+                        prefix -> {
+                            if (looks.incrementAndGet() == 5) {
+                                a.finish(TOKEN + "#n0nce.1");
+                            }
+                            return a.trace(prefix);
+                        });
+
+        assertThat(sender.send(batch())).isEqualTo(Batch.Outcome.WRITTEN);
+
+        assertThat(looks.get()).isEqualTo(5);
+        assertThat(clock.nanoTime()).isEqualTo(4 * OutcomeResolver.POLL_NANOS);
+        assertThat(a.inserts()).hasSize(1);
+        assertThat(metrics.shard(0).checks(OutcomeCheck.WRITTEN).getLongValue()).isEqualTo(1);
+    }
+
+    @Test
+    void anUnknownOutcomeUnderFailStopsNamingTheBatchAndItsQueryIdAndRecordsIt() {
+        FakeInserter a = new FakeInserter(FakeInserter.server(18, 16));
+        a.interruptNext(true);
+        a.onInsert(i -> {});
+        BatchSender sender =
+                senderWithLookup(
+                        a,
+                        asking(OnUnknownOutcome.FAIL),
+                        prefix -> {
+                            a.loseLog(); // killed before it flushed its log
+                            return a.trace(prefix);
+                        });
+
+        assertThat(sender.send(batch())).isEqualTo(Batch.Outcome.ABANDONED);
+
+        assertThat(a.attempts()).isEqualTo(1); // never sent again
+        assertThat(fatal)
+                .singleElement()
+                .asString()
+                .contains("the outcome of an INSERT is unknown")
+                .contains("p positions 0..20 (3 rows)")
+                .contains("query_id '" + TOKEN + "#n0nce.1'")
+                .contains("no answer within 2000 ms")
+                .contains("the server's query log has no entry for it")
+                .contains("startsWith(query_id, '" + TOKEN + "#')");
+        assertThat(metrics.shard(0).checks(OutcomeCheck.UNKNOWN).getLongValue()).isEqualTo(1);
+        assertThat(count(m -> m.rowsUnresolved)).isEqualTo(3);
+        assertThat(count(m -> m.records)).isZero();
+        assertThat(unresolved.tokens()).containsExactly(TOKEN);
+        assertThat(notes.lines())
+                .singleElement()
+                .asString()
+                .contains("p positions 0..20 (3 rows): outcome unknown, not sent again");
+    }
+
+    @Test
+    void anUnknownOutcomeUnderResendIsSentAgainAndCountedAsPossiblyDuplicated() {
+        FakeInserter a = new FakeInserter(FakeInserter.server(18, 16));
+        a.interruptNext(true);
+        BatchSender sender =
+                senderWithLookup(
+                        a,
+                        asking(OnUnknownOutcome.RESEND),
+                        prefix -> {
+                            a.loseLog();
+                            return a.trace(prefix);
+                        });
+
+        assertThat(sender.send(batch())).isEqualTo(Batch.Outcome.WRITTEN);
+
+        assertThat(a.inserts()).hasSize(2); // the server has both copies
+        assertThat(metrics.shard(0).retries(RetryReason.UNKNOWN).getLongValue()).isEqualTo(1);
+        assertThat(count(m -> m.records)).isEqualTo(3);
+        assertThat(count(m -> m.rowsDuplicated)).isZero();
+        assertThat(count(m -> m.rowsPossiblyDuplicated)).isEqualTo(3);
+        assertThat(notes.lines())
+                .singleElement()
+                .asString()
+                .contains("p positions 0..20 (3 rows): may be in the table twice")
+                .contains("'" + TOKEN + "#n0nce.1'");
+        assertThat(fatal).isEmpty();
+    }
+
+    @Test
+    void aServerThatAnswersOnlyAfterTheResendShowsBothCopies() {
+        FakeInserter a = new FakeInserter(FakeInserter.server(18, 16));
+        a.interruptNext(true);
+        // Unreachable for the whole look-up (10 s at 0.5 s a look: 21 looks), then back.
+        unreachableLookups = 21;
+
+        assertThat(sender(List.of(a), RETRY, asking(OnUnknownOutcome.RESEND)).send(batch()))
+                .isEqualTo(Batch.Outcome.WRITTEN);
+
+        assertThat(a.inserts()).hasSize(2);
+        assertThat(metrics.shard(0).checks(OutcomeCheck.UNKNOWN).getLongValue()).isEqualTo(1);
+        assertThat(count(m -> m.rowsDuplicated)).isEqualTo(3); // known now
+        assertThat(count(m -> m.rowsPossiblyDuplicated)).isZero();
+        assertThat(notes.lines())
+                .singleElement()
+                .asString()
+                .contains("p positions 0..20 (3 rows): written twice");
+    }
+
+    @Test
+    void anUnreachableServerMakesTheOutcomeUnknownAfterTheTimeout() {
+        FakeInserter a = new FakeInserter(FakeInserter.server(18, 16));
+        a.interruptNext(false);
+        unreachableLookups = Integer.MAX_VALUE;
+
+        assertThat(sender(List.of(a), RETRY, asking(OnUnknownOutcome.FAIL)).send(batch()))
+                .isEqualTo(Batch.Outcome.ABANDONED);
+
+        assertThat(clock.nanoTime()).isEqualTo(Duration.ofSeconds(10).toNanos());
+        assertThat(fatal)
+                .singleElement()
+                .asString()
+                .contains("the server did not answer (connect timed out) for 10.0 s");
+    }
+
+    @Test
+    void withoutAQueryLogTheOutcomeIsUnknownAtOnce() {
+        FakeInserter a = new FakeInserter(FakeInserter.server(18, 16));
+        a.interruptNext(false);
+        OutcomePolicy noLog =
+                new OutcomePolicy(
+                        false,
+                        OnUnknownOutcome.FAIL,
+                        QueryLogging.notLogged("the server has no system.query_log"),
+                        Duration.ofSeconds(10));
+
+        assertThat(sender(List.of(a), RETRY, noLog).send(batch()))
+                .isEqualTo(Batch.Outcome.ABANDONED);
+
+        assertThat(lookups).isEmpty();
+        assertThat(clock.nanoTime()).isZero();
+        assertThat(fatal)
+                .singleElement()
+                .asString()
+                .contains("the server has no system.query_log")
+                .contains("Check whether these rows are in db.t")
+                .contains("--on-unknown-outcome resend");
+    }
+
+    @Test
+    void aTableThatDeduplicatesGetsTheInsertAgainWithoutAsking() {
+        FakeInserter a = new FakeInserter(FakeInserter.server(18, 16));
+        a.interruptNext(true);
+
+        assertThat(sender(List.of(a), RETRY).send(batch())).isEqualTo(Batch.Outcome.WRITTEN);
+
+        assertThat(lookups).isEmpty();
+        assertThat(metrics.shard(0).retries(RetryReason.DEDUPLICATED).getLongValue()).isEqualTo(1);
+        assertThat(count(m -> m.rowsPossiblyDuplicated)).isZero();
+        assertThat(a.inserts().get(0).settings()).doesNotContainKey("log_queries");
+    }
+
+    @Test
+    void aReplayAnEarlierRunWroteIsNotSentAgain() {
+        FakeInserter a = new FakeInserter(FakeInserter.server(18, 16));
+        a.logEarlier(TOKEN + "#0ld.1", -1);
+        a.logEarlier(TOKEN + "#0ld.2", 3);
+
+        assertThat(sender(List.of(a), RETRY, asking(OnUnknownOutcome.FAIL)).send(replayed()))
+                .isEqualTo(Batch.Outcome.WRITTEN);
+
+        assertThat(a.attempts()).isZero();
+        assertThat(metrics.shard(0).checks(OutcomeCheck.WRITTEN).getLongValue()).isEqualTo(1);
+        // That run put the rows in the table: they are counted apart, not as this run's.
+        assertThat(count(m -> m.rowsAlreadyWritten)).isEqualTo(3);
+        assertThat(count(m -> m.records)).isZero();
+        assertThat(count(m -> m.batches)).isZero();
+    }
+
+    @Test
+    void aReplayWhereNothingCanBeLookedUpIsSentAndCountedAsPossiblyTwice() {
+        FakeInserter a = new FakeInserter(FakeInserter.server(18, 16));
+        OutcomePolicy noLog =
+                new OutcomePolicy(
+                        false,
+                        OnUnknownOutcome.FAIL,
+                        QueryLogging.notLogged("the server keeps no log of sluice's queries"),
+                        Duration.ofSeconds(10));
+        assertThat(sender(List.of(a), RETRY, noLog).send(replayed()))
+                .isEqualTo(Batch.Outcome.WRITTEN);
+        assertThat(a.inserts()).hasSize(1);
+        assertThat(lookups).isEmpty();
+        assertThat(count(m -> m.records)).isEqualTo(3);
+        assertThat(count(m -> m.rowsPossiblyDuplicated)).isEqualTo(3);
+        assertThat(metrics.shard(0).retries(RetryReason.UNKNOWN).getLongValue()).isEqualTo(1);
+        assertThat(notes.lines())
+                .singleElement()
+                .asString()
+                .contains("may be in the table twice")
+                .contains("an earlier run may have written it");
+        assertThat(fatal).isEmpty();
+    }
+
+    @Test
+    void aReplayTheServerNeverSawIsSentAndOneItFailedIsSentAgain() {
+        FakeInserter a = new FakeInserter(FakeInserter.server(18, 16));
+        assertThat(sender(List.of(a), RETRY, asking(OnUnknownOutcome.FAIL)).send(replayed()))
+                .isEqualTo(Batch.Outcome.WRITTEN);
+        assertThat(a.inserts()).hasSize(1);
+        assertThat(metrics.shard(0).checks(OutcomeCheck.NOT_WRITTEN).getLongValue()).isZero();
+
+        FakeInserter b = new FakeInserter(FakeInserter.server(18, 16));
+        b.logEarlier(TOKEN + "#0ld.1", -1);
+        sender(List.of(b), RETRY, asking(OnUnknownOutcome.FAIL)).send(replayed());
+        assertThat(b.inserts()).hasSize(1);
+        assertThat(metrics.shard(0).checks(OutcomeCheck.NOT_WRITTEN).getLongValue()).isEqualTo(1);
+        assertThat(fatal).isEmpty();
+    }
+
+    @Test
+    void aReplayAnEarlierRunLeftUnknownStopsAgainUnlessTheServerNowKnows() {
+        unresolved.add(TOKEN);
+        FakeInserter a = new FakeInserter(FakeInserter.server(18, 16));
+        assertThat(sender(List.of(a), RETRY, asking(OnUnknownOutcome.FAIL)).send(replayed()))
+                .isEqualTo(Batch.Outcome.ABANDONED);
+        assertThat(a.attempts()).isZero();
+        assertThat(fatal)
+                .singleElement()
+                .asString()
+                .contains("in an earlier run, as query_ids starting '" + TOKEN + "#'")
+                .contains("that run left its outcome unknown");
+
+        // The server's log now says: not written. It is sent, and leaves the record.
+        FakeInserter b = new FakeInserter(FakeInserter.server(18, 16));
+        b.logEarlier(TOKEN + "#0ld.1", -1);
+        assertThat(sender(List.of(b), RETRY, asking(OnUnknownOutcome.FAIL)).send(replayed()))
+                .isEqualTo(Batch.Outcome.WRITTEN);
+        assertThat(b.inserts()).hasSize(1);
+        assertThat(unresolved.tokens()).isEmpty();
+    }
+
+    @Test
+    void aReplayLeftUnknownIsSentUnderResendAndCountedAsPossiblyDuplicated() {
+        unresolved.add(TOKEN);
+        FakeInserter a = new FakeInserter(FakeInserter.server(18, 16));
+        assertThat(sender(List.of(a), RETRY, asking(OnUnknownOutcome.RESEND)).send(replayed()))
+                .isEqualTo(Batch.Outcome.WRITTEN);
+        assertThat(a.inserts()).hasSize(1);
+        assertThat(count(m -> m.rowsPossiblyDuplicated)).isEqualTo(3);
+        assertThat(unresolved.tokens()).isEmpty();
+    }
+
+    @Test
+    void aReplayIsLookedUpAgainWhenTheServerDidNotAnswer() {
+        FakeInserter a = new FakeInserter(FakeInserter.server(18, 16));
+        a.logEarlier(TOKEN + "#0ld.1", 3);
+        unreachableLookups = 2;
+        assertThat(sender(List.of(a), RETRY, asking(OnUnknownOutcome.FAIL)).send(replayed()))
+                .isEqualTo(Batch.Outcome.WRITTEN);
+        assertThat(lookups).hasSize(3);
+        assertThat(a.attempts()).isZero();
+        assertThat(metrics.shard(0).retries(RetryReason.CONNECTION).getLongValue()).isEqualTo(2);
+    }
+
+    @Test
+    void aBatchAbandonedWhileItsOutcomeIsUnknownIsRecordedForTheNextRun() {
+        FakeInserter a = new FakeInserter(FakeInserter.server(18, 16));
+        a.interruptNext(true);
+        BatchSender sender =
+                senderWithLookup(
+                        a,
+                        asking(OnUnknownOutcome.RESEND),
+                        prefix -> {
+                            a.loseLog();
+                            abandon = true; // the pipeline stops meanwhile
+                            return a.trace(prefix);
+                        });
+
+        assertThat(sender.send(batch())).isEqualTo(Batch.Outcome.ABANDONED);
+
+        assertThat(a.attempts()).isEqualTo(1);
+        assertThat(unresolved.tokens()).containsExactly(TOKEN);
+        assertThat(count(m -> m.rowsUnresolved)).isEqualTo(3);
+        assertThat(fatal).isEmpty();
+    }
+
+    private BatchSender senderWithLookup(
+            FakeInserter a,
+            OutcomePolicy policy,
+            java.util.function.Function<String, dev.sluice.clickhouse.status.QueryTrace> trace) {
+        return new BatchSender(
+                0,
+                "db.t",
+                Map.of(),
+                new Replicas(List.of("clickhouse://replica0:9000/db"), url -> a, 0),
+                new Backoff(RETRY, new Random(7)),
+                clock,
+                InsertPlan.of(table, FakeInserter.server(18, 16), List.of("n", "s"), presort, split)
+                        .newShaper(metrics),
+                metrics.shard(0),
+                supervisor,
+                policy,
+                (url, prefix, since, timeout, logging) -> trace.apply(prefix),
+                unresolved,
+                notes,
+                "n0nce");
     }
 }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.clickhouse.client.ClickHouseException;
 import dev.sluice.clickhouse.client.ConnectionException;
+import dev.sluice.clickhouse.client.InsertOutcomeUnknownException;
 import dev.sluice.clickhouse.client.ProtocolException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -17,6 +18,21 @@ class ErrorClassTest {
                 .isEqualTo(ErrorClass.CONNECTION);
         assertThat(ErrorClass.of(new UncheckedIOException(new IOException("x"))))
                 .isEqualTo(ErrorClass.CONNECTION);
+    }
+
+    @Test
+    void aConnectionLostAfterTheDataWasSentIsAnInterruptionWhoseOutcomeIsUnknown() {
+        InsertOutcomeUnknownException e =
+                new InsertOutcomeUnknownException(
+                        "tok#n.1", new ConnectionException("INSERT INTO t: no answer"));
+        assertThat(ErrorClass.of(e)).isEqualTo(ErrorClass.INTERRUPTED);
+        assertThat(ErrorClass.INTERRUPTED.retryable()).isTrue();
+        assertThat(ErrorClass.INTERRUPTED.brokeConnection()).isTrue();
+        assertThat(ErrorClass.SERVER.brokeConnection()).isFalse();
+        assertThat(e.getMessage())
+                .isEqualTo(
+                        "INSERT INTO t: no answer after the INSERT's data was sent; whether the"
+                                + " server wrote it is unknown (query_id tok#n.1)");
     }
 
     @Test

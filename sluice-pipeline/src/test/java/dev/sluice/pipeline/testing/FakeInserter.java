@@ -2,19 +2,28 @@ package dev.sluice.pipeline.testing;
 
 import dev.sluice.clickhouse.block.Block;
 import dev.sluice.clickhouse.client.BlockInserter;
+import dev.sluice.clickhouse.client.ConnectionException;
+import dev.sluice.clickhouse.client.InsertOutcomeUnknownException;
 import dev.sluice.clickhouse.client.InsertResult;
 import dev.sluice.clickhouse.client.ServerInfo;
+import dev.sluice.clickhouse.status.QueryTrace;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
 
 /**
  * A replica that records what it is sent, copying rows out (blocks are reused after the ack). Can
- * be told to fail its next inserts. Several writer threads may share one.
+ * be told to fail its next inserts, or to lose an acknowledgement after writing (or not writing)
+ * the rows, and keeps a log of query ids for {@link #trace} — the unit tests' stand-in for the
+ * server's records; what the real server records is pinned by the integration tests. Several writer
+ * threads may share one.
  */
 public final class FakeInserter implements BlockInserter {
 
@@ -23,11 +32,18 @@ public final class FakeInserter implements BlockInserter {
             String table,
             List<String> columns,
             List<List<Object>> rows,
-            Map<String, String> settings) {}
+            Map<String, String> settings,
+            String queryId) {}
 
     private final ServerInfo server;
     private final List<Insert> inserts = new CopyOnWriteArrayList<>();
     private final Deque<RuntimeException> failures = new ArrayDeque<>();
+    private final Deque<Boolean> interruptions = new ArrayDeque<>();
+
+    /** What this replica's "query log" holds: query id → rows written, or -1 when it failed. */
+    private final Map<String, Long> log = new LinkedHashMap<>();
+
+    private final Set<String> running = new HashSet<>();
     private volatile Consumer<Insert> onInsert = i -> {};
     private volatile boolean open = true;
     private int attempts;
@@ -46,6 +62,61 @@ public final class FakeInserter implements BlockInserter {
         return this;
     }
 
+    /**
+     * The next insert sends its data and then loses its connection before the acknowledgement:
+     * {@code written} says whether this replica wrote it (and logs it so), as a server does when
+     * only the answer is lost, or not.
+     */
+    public synchronized FakeInserter interruptNext(boolean written) {
+        interruptions.add(written);
+        return this;
+    }
+
+    /** Forgets what the log holds, as a server killed before flushing its query log does. */
+    public synchronized void loseLog() {
+        log.clear();
+    }
+
+    /** Logs an earlier run's attempt of an INSERT, as found after a restart. */
+    public synchronized void logEarlier(String queryId, long writtenRows) {
+        log.put(queryId, writtenRows);
+    }
+
+    /** Marks {@code queryId} as still running (until {@link #finish}). */
+    public synchronized void markRunning(String queryId) {
+        running.add(queryId);
+    }
+
+    public synchronized void finish(String queryId) {
+        running.remove(queryId);
+    }
+
+    /** What this replica records about the query ids starting with {@code prefix}. */
+    public synchronized QueryTrace trace(String prefix) {
+        List<QueryTrace.Running> r = new ArrayList<>();
+        for (String id : running) {
+            if (id.startsWith(prefix)) {
+                r.add(new QueryTrace.Running(id, 1.0, 0));
+            }
+        }
+        List<QueryTrace.Entry> entries = new ArrayList<>();
+        log.forEach(
+                (id, rows) -> {
+                    if (id.startsWith(prefix) && !running.contains(id)) {
+                        entries.add(
+                                new QueryTrace.Entry(
+                                        id,
+                                        rows >= 0
+                                                ? QueryTrace.Kind.FINISH
+                                                : QueryTrace.Kind.EXCEPTION_WHILE_PROCESSING,
+                                        Math.max(0, rows),
+                                        Math.max(0, rows),
+                                        rows >= 0 ? "" : "Code: 210, connection reset"));
+                    }
+                });
+        return new QueryTrace(r, entries, true);
+    }
+
     /** Called on each accepted insert, on the writer's thread. */
     public FakeInserter onInsert(Consumer<Insert> action) {
         this.onInsert = action;
@@ -56,9 +127,11 @@ public final class FakeInserter implements BlockInserter {
     public InsertResult insert(
             String table, Block block, Map<String, String> settings, String queryId) {
         RuntimeException failure;
+        Boolean interrupted;
         synchronized (this) {
             attempts++;
             failure = failures.poll();
+            interrupted = failure == null ? interruptions.poll() : null;
         }
         if (failure != null) {
             throw failure;
@@ -75,7 +148,22 @@ public final class FakeInserter implements BlockInserter {
             }
             rows.add(row);
         }
-        Insert insert = new Insert(table, columns, rows, Map.copyOf(settings));
+        Insert insert = new Insert(table, columns, rows, Map.copyOf(settings), queryId);
+        if (interrupted != null) {
+            synchronized (this) {
+                log.put(queryId, interrupted ? (long) rows.size() : -1L);
+                if (interrupted) {
+                    inserts.add(insert);
+                }
+                open = false;
+            }
+            throw new InsertOutcomeUnknownException(
+                    queryId,
+                    new ConnectionException("INSERT INTO " + table + ": no answer within 2000 ms"));
+        }
+        synchronized (this) {
+            log.put(queryId, (long) rows.size());
+        }
         inserts.add(insert);
         onInsert.accept(insert);
         return new InsertResult(

@@ -3,6 +3,7 @@ package dev.sluice.pipeline.source.file;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.sluice.pipeline.spec.PipelineSpec.Format;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -102,8 +103,37 @@ class InputResolverTest {
         assertThat(Compression.of("a.zstd")).isEqualTo(Compression.ZSTD);
         assertThat(Compression.of("a.csv")).isEqualTo(Compression.NONE);
         assertThatThrownBy(() -> InputFormats.detect(List.of("a.csv", "b.tsv")))
-                .hasMessageContaining("mix");
-        assertThatThrownBy(() -> InputFormats.detect(List.of("data/")))
-                .hasMessageContaining("cannot tell");
+                .hasMessageContaining("the inputs mix formats: csv ('a.csv') and tsv ('b.tsv')");
+        assertThatThrownBy(() -> InputFormats.detect(List.of("-"))).hasMessageContaining("stdin");
+    }
+
+    @Test
+    void aGlobOrDirectoryIsJudgedByTheFilesItMatchesEachByItsOwnName() throws Exception {
+        Path data = Files.createDirectories(dir.resolve("data"));
+        Files.write(data.resolve("part1.csv.gz"), new byte[0]);
+        Files.write(data.resolve("part2.csv.zst"), new byte[0]);
+        Files.write(data.resolve(".hidden"), new byte[0]); // not in the directory's inputs
+        assertThat(InputFormats.detect(List.of(data + "/*.csv*"))).isEqualTo(Format.CSV);
+        assertThat(InputFormats.detect(List.of(data.toString()))).isEqualTo(Format.CSV);
+        assertThat(InputFormats.detect(List.of(data + "/part*", dir + "/x.csv")))
+                .isEqualTo(Format.CSV);
+
+        Files.write(data.resolve("part3.tsv"), new byte[0]);
+        assertThatThrownBy(() -> InputFormats.detect(List.of(data.toString())))
+                .hasMessageContaining("the inputs mix formats: csv ('")
+                .hasMessageContaining("part1.csv.gz') and tsv ('")
+                .hasMessageContaining("part3.tsv')");
+
+        Files.delete(data.resolve("part3.tsv"));
+        Files.delete(data.resolve(".hidden")); // a glob's * matches it: it would be named first
+        Files.write(data.resolve("README"), new byte[0]);
+        assertThatThrownBy(() -> InputFormats.detect(List.of(data + "/*")))
+                .hasMessageContaining("cannot tell the input format of '")
+                .hasMessageContaining("README' (matched by '" + data + "/*')")
+                .hasMessageContaining("name the format");
+
+        Path empty = Files.createDirectories(dir.resolve("empty"));
+        assertThatThrownBy(() -> InputFormats.detect(List.of(empty.toString())))
+                .hasMessageContaining("matches no file yet");
     }
 }

@@ -1,0 +1,88 @@
+package dev.sluice.pipeline.sink;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * One INSERT of a batch across its attempts: its query ids, how many attempts are known written,
+ * and those whose outcome is not known (doubts). Used by one writer thread.
+ *
+ * <p>Every attempt's query id is {@code <token>#<run nonce>.<n>}: the INSERT's deduplication token
+ * (batch token plus sub-token), then the sending pipeline's nonce (different on every start, so
+ * attempts of earlier runs can be told from this one's), then the attempt number. The server logs
+ * it, so {@code startsWith(query_id, '<token>#')} finds every attempt ever made of this INSERT.
+ */
+final class InsertState {
+
+    /**
+     * An attempt whose outcome is not known.
+     *
+     * @param queryId the attempt's query id; null for the attempts of earlier runs (a replay)
+     * @param url the replica it went to
+     */
+    record Doubt(String queryId, String url) {}
+
+    final String token;
+    final int rows;
+    final long bytes;
+    final int index;
+    final int of;
+    final List<Doubt> doubts = new ArrayList<>();
+
+    /** Attempts known written: acknowledged, or found written in the server's log. */
+    int copies;
+
+    /** Attempts sent by this run. */
+    int attempts;
+
+    /** A replayed INSERT was looked up on its server before its first attempt. */
+    boolean replayChecked;
+
+    /** The query id of the last attempt sent. */
+    String lastQueryId;
+
+    /** Why the doubts are doubts, in words (for the notes). */
+    String doubtReason;
+
+    /**
+     * @param index this INSERT's number in its batch (0-based), of {@code of}
+     */
+    InsertState(String token, int rows, long bytes, int index, int of) {
+        this.token = token;
+        this.rows = rows;
+        this.bytes = bytes;
+        this.index = index;
+        this.of = of;
+    }
+
+    /** The prefix of every attempt's query id. */
+    String prefix() {
+        return token + "#";
+    }
+
+    /** The query id of the next attempt, counted as sent. */
+    String nextQueryId(String nonce) {
+        lastQueryId = prefix() + nonce + "." + (++attempts);
+        return lastQueryId;
+    }
+
+    /** The doubts about attempts sent to {@code url}. */
+    List<Doubt> doubtsAt(String url) {
+        List<Doubt> out = new ArrayList<>();
+        for (Doubt d : doubts) {
+            if (d.url().equals(url)) {
+                out.add(d);
+            }
+        }
+        return out;
+    }
+
+    /** The query ids of the doubts, for messages ("an earlier run's" for a replay's). */
+    List<String> doubtIds() {
+        List<String> out = new ArrayList<>();
+        for (Doubt d : doubts) {
+            out.add(d.queryId() != null ? "'" + d.queryId() + "'" : "an earlier run's");
+        }
+        return out;
+    }
+}
