@@ -91,6 +91,7 @@ public final class OpenBatch implements RowTarget {
         }
         rowAbsentCount = 0;
         lastPosition = position;
+        buffers.position(rows, position);
         if (rows++ == 0) {
             firstPosition = position;
             return true;
@@ -114,6 +115,11 @@ public final class OpenBatch implements RowTarget {
 
     public boolean isEmpty() {
         return rows == 0;
+    }
+
+    /** The source position of the record of row {@code row}. */
+    public long position(int row) {
+        return buffers.position(row);
     }
 
     /** Position of the first record with a row, or -1 while empty. */
