@@ -420,10 +420,11 @@ class ConfigLoaderTest {
                                 .giveUpAfter())
                 .isZero();
         fails("source: {generator: {}}\n" + SINK + "    retry: {give_up_after: -5m}\n")
-                .hasMessageContaining("p.yaml:6:28: sink.clickhouse.retry.give_up_after: expected a duration");
+                .hasMessageContaining(
+                        "p.yaml:6:28: sink.clickhouse.retry.give_up_after: expected a duration");
         fails("source: {generator: {}}\n" + SINK + "    retry: {give_up_after: later}\n")
                 .hasMessageContaining("sink.clickhouse.retry.give_up_after");
-        fails("source: {generator: {}}\n" + SINK + "    retry: {give_up: 5m}\n")
+        fails("source: {generator: {}}\n" + SINK + "    retry: {give_up_afterr: 5m}\n")
                 .hasMessageContaining("did you mean give_up_after?");
     }
 
