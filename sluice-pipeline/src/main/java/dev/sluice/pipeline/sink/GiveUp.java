@@ -32,11 +32,20 @@ final class GiveUp {
                 + attempts
                 + (attempts == 1 ? " attempt" : " attempts")
                 + ", sink.clickhouse.retry.give_up_after); last error: "
-                + last.getMessage()
-                + ". "
+                + sentence(last.getMessage())
+                + " "
                 + hint(kind, last, table)
                 + "; nothing of the batch is committed, so a resumed run sends it again (a larger"
                 + " give_up_after waits longer; 0 never gives up)";
+    }
+
+    /** {@code message} ending with one full stop (the server's messages often end with one). */
+    static String sentence(String message) {
+        String m = String.valueOf(message).strip();
+        while (m.endsWith(".")) {
+            m = m.substring(0, m.length() - 1);
+        }
+        return m + ".";
     }
 
     /** What to check for the last error. */

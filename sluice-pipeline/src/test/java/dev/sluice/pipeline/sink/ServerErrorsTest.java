@@ -433,6 +433,7 @@ class ServerErrorsTest {
                 .contains("sink.clickhouse.retry.give_up_after")
                 .contains("ClickHouse error 252")
                 .contains("Too many parts (300)")
+                .contains("slower than inserts. The server refuses INSERTs") // one full stop
                 .contains("check its merges")
                 .contains("parts_to_throw_insert")
                 .contains("a resumed run sends it again");
