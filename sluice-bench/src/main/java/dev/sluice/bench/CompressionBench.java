@@ -5,6 +5,7 @@ import dev.sluice.clickhouse.block.NativeBlockCodec;
 import dev.sluice.clickhouse.compress.CompressionMethod;
 import dev.sluice.clickhouse.compress.FrameEncoder;
 import dev.sluice.clickhouse.io.WireOutput;
+import dev.sluice.rigs.data.EventsData;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.AuxCounters;
 import org.openjdk.jmh.annotations.Benchmark;

@@ -11,6 +11,8 @@ import dev.sluice.pipeline.decode.TargetColumns;
 import dev.sluice.pipeline.source.RecordBatch;
 import dev.sluice.pipeline.spec.PipelineSpec.DecodeSpec;
 import dev.sluice.pipeline.spec.PipelineSpec.Format;
+import dev.sluice.rigs.data.EventsData;
+import dev.sluice.rigs.data.EventsFiles;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

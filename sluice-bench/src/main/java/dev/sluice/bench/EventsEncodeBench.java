@@ -4,6 +4,7 @@ import dev.sluice.clickhouse.block.Block;
 import dev.sluice.clickhouse.block.NativeBlockCodec;
 import dev.sluice.clickhouse.format.RowBinaryWriter;
 import dev.sluice.clickhouse.io.WireOutput;
+import dev.sluice.rigs.data.EventsData;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;

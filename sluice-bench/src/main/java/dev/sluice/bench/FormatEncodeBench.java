@@ -6,6 +6,7 @@ import dev.sluice.clickhouse.format.RowFormat;
 import dev.sluice.clickhouse.format.TextFormat;
 import dev.sluice.clickhouse.http.InputFormat;
 import dev.sluice.clickhouse.io.WireOutput;
+import dev.sluice.rigs.data.EventsData;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.clickhouse.block.Block;
 import dev.sluice.clickhouse.io.WireOutput;
+import dev.sluice.rigs.data.EventsData;
 import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;

@@ -7,7 +7,6 @@ import dev.sluice.pipeline.errors.ErrorPolicy;
 import dev.sluice.pipeline.source.file.InputFormats;
 import dev.sluice.pipeline.spec.PipelineSpec;
 import dev.sluice.pipeline.spec.PipelineSpec.BackpressureSpec;
-import dev.sluice.pipeline.spec.PipelineSpec.BatchSpec;
 import dev.sluice.pipeline.spec.PipelineSpec.CheckpointSpec;
 import dev.sluice.pipeline.spec.PipelineSpec.DecodeSpec;
 import dev.sluice.pipeline.spec.PipelineSpec.ErrorsSpec;
@@ -110,17 +109,23 @@ final class LoadCommand implements Callable<Integer> {
 
     @Option(
             names = "--batch-rows",
-            defaultValue = "500000",
-            description = "Rows per INSERT at most")
-    int batchRows;
+            description =
+                    "Rows per INSERT at most (default: 1048576 for files, as clickhouse-client;"
+                            + " 500000 for stdin)")
+    Integer batchRows;
 
     @Option(
             names = "--batch-bytes",
-            defaultValue = "64MiB",
-            description = "Bytes per INSERT at most (e.g. 64MiB)")
+            description =
+                    "Bytes per INSERT at most, e.g. 64MiB (default: 256MiB for files, less on a"
+                            + " small heap; 64MiB for stdin)")
     String batchBytes;
 
-    @Option(names = "--linger", defaultValue = "1s", description = "Seal a batch after this long")
+    @Option(
+            names = "--linger",
+            description =
+                    "Seal a batch after this long, or none (default: none for files, 1s for"
+                            + " stdin)")
     String linger;
 
     @Option(names = "--shards", defaultValue = "1", description = "Parallel writers (connections)")
@@ -245,10 +250,14 @@ final class LoadCommand implements Callable<Integer> {
                 new SinkSpec(
                         shardSpecs,
                         table,
-                        new BatchSpec(
+                        LoadBatching.batch(
+                                stdin,
                                 batchRows,
-                                Units.parseSize(batchBytes),
-                                Units.parseDuration(linger)),
+                                batchBytes == null ? null : Units.parseSize(batchBytes),
+                                linger == null ? null : LoadBatching.parseLinger(linger),
+                                readers(stdin)
+                                        + shardSpecs.size() * ConfigDefaults.INFLIGHT_PER_SHARD,
+                                Runtime.getRuntime().maxMemory()),
                         ConfigDefaults.INFLIGHT_PER_SHARD,
                         compression,
                         presort,
@@ -260,18 +269,9 @@ final class LoadCommand implements Callable<Integer> {
         ErrorPolicy policy = ErrorPolicy.parse(onError);
         String name = "load-" + digest(table, inputs);
         Path dead = deadLetter != null ? deadLetter : ConfigDefaults.deadLetterPath(name);
-        int processors = Runtime.getRuntime().availableProcessors();
-        int readers =
-                threads != null
-                        ? threads
-                        : stdin
-                                ? 1
-                                : Math.max(
-                                        1,
-                                        Math.min(inputCount(), ConfigDefaults.threads(processors)));
         return new PipelineSpec(
                 name,
-                readers,
+                readers(stdin),
                 source,
                 decode,
                 List.of(),
@@ -284,6 +284,18 @@ final class LoadCommand implements Callable<Integer> {
                 new CheckpointSpec(
                         ConfigDefaults.CHECKPOINT_INTERVAL, ConfigDefaults.checkpointDir(name)),
                 new PipelineSpec.AdminSpec(admin));
+    }
+
+    /** Pipeline threads: as asked, else one per input file up to the default, one for stdin. */
+    private int readers(boolean stdin) {
+        if (threads != null) {
+            return threads;
+        }
+        if (stdin) {
+            return 1;
+        }
+        int processors = Runtime.getRuntime().availableProcessors();
+        return Math.max(1, Math.min(inputCount(), ConfigDefaults.threads(processors)));
     }
 
     private static OnUnknownOutcome parseOnUnknownOutcome(String s) {

@@ -17,12 +17,23 @@ final class LocalClickHouse {
 
     /** Starts the private server if needed (installing it when missing) and returns its env. */
     static Map<String, String> start() {
-        Path script = home().resolve("scripts/clickhouse");
+        return startService("clickhouse", "CLICKHOUSE_URL");
+    }
+
+    /**
+     * Starts the project's private service {@code scripts/NAME} if needed and returns the variables
+     * of its {@code env}, which must include {@code required}.
+     */
+    static Map<String, String> startService(String name, String required) {
+        Path script = home().resolve("scripts/" + name);
         if (!Files.isExecutable(script)) {
             throw new CliException(
-                    "cannot start a local ClickHouse: "
+                    "cannot start a local "
+                            + name
+                            + ": "
                             + script
-                            + " is missing; set CLICKHOUSE_URL"
+                            + " is missing; set "
+                            + required
                             + " to use an existing server");
         }
         run(true, script.toString(), "start");
@@ -38,8 +49,8 @@ final class LocalClickHouse {
                 values.put(line.substring(0, eq).replaceFirst("^export ", "").trim(), v);
             }
         }
-        if (!values.containsKey("CLICKHOUSE_URL")) {
-            throw new CliException("scripts/clickhouse env did not print CLICKHOUSE_URL");
+        if (!values.containsKey(required)) {
+            throw new CliException("scripts/" + name + " env did not print " + required);
         }
         return values;
     }
@@ -77,7 +88,7 @@ final class LocalClickHouse {
             throw new CliException("cannot run " + command[0] + ": " + e.getMessage(), e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new CliException("interrupted while starting ClickHouse", e);
+            throw new CliException("interrupted while starting " + command[0], e);
         }
     }
 }

@@ -14,7 +14,8 @@ import picocli.CommandLine.Command;
             LoadCommand.class,
             RunCommand.class,
             CheckCommand.class,
-            PingCommand.class
+            PingCommand.class,
+            BenchCommand.class
         })
 public final class Main implements Runnable {
 
@@ -32,6 +33,7 @@ public final class Main implements Runnable {
     /** Runs the command line and returns the exit code (tests call this). */
     public static int execute(String... args) {
         CommandLine cli = new CommandLine(new Main());
+        BenchCommand.addRigs(cli.getSubcommands().get("bench"));
         cli.setExecutionExceptionHandler(new Errors());
         return cli.execute(args);
     }

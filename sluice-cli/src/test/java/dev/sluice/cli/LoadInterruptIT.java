@@ -22,6 +22,11 @@ import org.junit.jupiter.api.io.TempDir;
  * an unfinished load, not a success — it exits 143 or 130, names the committed position, and {@code
  * --resume} then loads the rest: every row exactly once (a drain writes and commits all it read, so
  * the resume replays nothing, even on 18.16 where nothing is deduplicated).
+ *
+ * <p>The signal must reach the load while it still has input to read, on a fast machine too: the
+ * table's DEFAULT makes the server sleep for every INSERT it takes, and small batches with a small
+ * budget keep the load from reading ahead of what was written. The resume runs at full speed (the
+ * DEFAULT is changed first).
  */
 class LoadInterruptIT {
     private static final long ROWS = 1_500_000;
@@ -65,9 +70,21 @@ class LoadInterruptIT {
             c.execute(
                     "CREATE TABLE "
                             + table
-                            + " (id UInt64, v String) ENGINE = MergeTree ORDER BY id");
+                            + " (id UInt64, v String, slow UInt8 DEFAULT sleep(0.2))"
+                            + " ENGINE = MergeTree ORDER BY id");
             String[] load = {
-                "load", input.toString(), "--into", table, "--format", "tsv", "--columns", "id,v"
+                "load",
+                input.toString(),
+                "--into",
+                table,
+                "--format",
+                "tsv",
+                "--columns",
+                "id,v",
+                "--batch-rows",
+                "10000",
+                "--batch-bytes",
+                "262144"
             };
             SluiceProcess first = SluiceProcess.start(dir, Map.of("CLICKHOUSE_URL", url), load);
             processes.add(first);
@@ -88,6 +105,7 @@ class LoadInterruptIT {
                     .contains("committed positions: " + input.toAbsolutePath() + " at byte ")
                     .contains("--resume");
 
+            c.execute("ALTER TABLE " + table + " MODIFY COLUMN slow UInt8 DEFAULT 0");
             List<String> resume = new ArrayList<>(List.of(load));
             resume.add("--resume");
             SluiceProcess second =

@@ -109,19 +109,25 @@ final class SluiceProcess implements AutoCloseable {
     }
 
     /**
-     * The JVM's live heap in bytes: a full GC ({@code jcmd GC.run}), then the used heap {@code jcmd
-     * GC.heap_info} reports — what the process really holds, not what it has reserved.
+     * The JVM's live heap in bytes: the total of {@code jcmd GC.class_histogram}, which runs a full
+     * GC first and counts only reachable objects — what the process really holds, not what it has
+     * reserved. (Unlike {@code GC.heap_info}, its output is the same for every collector the JVM
+     * may pick.)
      */
     long heapUsedAfterGc() throws IOException, InterruptedException {
         String jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd").toString();
-        jcmd(jcmd, "GC.run");
-        String info = jcmd(jcmd, "GC.heap_info");
+        String histogram = jcmd(jcmd, "GC.class_histogram");
         java.util.regex.Matcher m =
-                java.util.regex.Pattern.compile(
-                                "heap\\s+total[^,]*,(?: committed \\d+K,)? used (\\d+)K")
-                        .matcher(info);
-        assertThat(m.find()).as("jcmd GC.heap_info:\n%s", info).isTrue();
-        return Long.parseLong(m.group(1)) << 10;
+                java.util.regex.Pattern.compile("(?m)^Total\\s+\\d+\\s+(\\d+)\\s*$")
+                        .matcher(histogram);
+        assertThat(m.find())
+                .as("jcmd GC.class_histogram has no Total line:\n%s", tail(histogram))
+                .isTrue();
+        return Long.parseLong(m.group(1));
+    }
+
+    private static String tail(String text) {
+        return text.length() <= 2000 ? text : "..." + text.substring(text.length() - 2000);
     }
 
     private String jcmd(String jcmd, String command) throws IOException, InterruptedException {
