@@ -35,8 +35,7 @@ public final class BatchBuffers {
     void position(int row, long position) {
         if (row >= positions.length) {
             positions =
-                    Arrays.copyOf(
-                            positions, Math.max(256, Math.max(row + 1, positions.length * 2)));
+                    Arrays.copyOf(positions, Math.max(16, Math.max(row + 1, positions.length * 2)));
         }
         positions[row] = position;
     }
