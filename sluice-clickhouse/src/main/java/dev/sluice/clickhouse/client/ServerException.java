@@ -1,6 +1,7 @@
 package dev.sluice.clickhouse.client;
 
 import dev.sluice.clickhouse.protocol.ServerExceptionInfo;
+import java.util.List;
 import java.util.Set;
 
 /**
@@ -16,7 +17,8 @@ import java.util.Set;
  * a violated constraint), so the same rows fail again but others pass; {@link Kind#SIZE} — the
  * block is too big for a limit (memory, rows or bytes per query), so smaller blocks pass; {@link
  * Kind#TRANSIENT} — everything else: it may pass later (network, timeouts, overload, too many
- * parts, shutdown, replica state, and codes not on any list).
+ * parts, shutdown, replica state, a memory limit shared with other queries, and codes not on any
+ * list).
  */
 public class ServerException extends ClickHouseException {
 
@@ -131,6 +133,15 @@ public class ServerException extends ClickHouseException {
      */
     private static final String TOO_MANY_PARTITIONS = "Too many partitions for single INSERT block";
 
+    /**
+     * MEMORY_LIMIT_EXCEEDED names whose limit it is: {@code (for query)} is this INSERT's, which
+     * smaller blocks pass; {@code (for user)} and {@code (total)} are shared with other queries, so
+     * the memory they hold is what passes with time — splitting down to single rows would refuse
+     * good rows as too large.
+     */
+    private static final List<String> SHARED_MEMORY_LIMITS =
+            List.of("Memory limit (total)", "Memory limit (for user)");
+
     private final int code;
     private final String name;
     private final String serverMessage;
@@ -191,6 +202,11 @@ public class ServerException extends ClickHouseException {
         }
         if (CONTENT_CODES.contains(code)) {
             return Kind.CONTENT;
+        }
+        if (code == MEMORY_LIMIT_EXCEEDED
+                && message != null
+                && SHARED_MEMORY_LIMITS.stream().anyMatch(message::contains)) {
+            return Kind.TRANSIENT;
         }
         if (SIZE_CODES.contains(code)
                 || (code == TOO_MANY_PARTS

@@ -67,6 +67,30 @@ class ServerExceptionKindTest {
                                 "Too many partitions for single INSERT block (more than 100). The"
                                         + " limit is controlled by 'max_partitions_per_insert_block'"))
                 .isEqualTo(Kind.SIZE);
+        assertThat(
+                        error(
+                                        ServerException.MEMORY_LIMIT_EXCEEDED,
+                                        "Memory limit (for query) exceeded: would use 19.08 MiB"
+                                                + " (attempt to allocate chunk of 1048576 bytes),"
+                                                + " maximum: 19.07 MiB")
+                                .kind())
+                .isEqualTo(Kind.SIZE);
+    }
+
+    @Test
+    void aMemoryLimitSharedWithOtherQueriesPassesWithTimeNotBySplitting() {
+        // The limit of all queries, or of the user's: what holds the memory is not this block.
+        for (String limit : new String[] {"(total)", "(for user)"}) {
+            ServerException e =
+                    error(
+                            ServerException.MEMORY_LIMIT_EXCEEDED,
+                            "Memory limit "
+                                    + limit
+                                    + " exceeded: would use 9.31 GiB (attempt to allocate chunk"
+                                    + " of 4194304 bytes), maximum: 9.31 GiB");
+            assertThat(e.kind()).as(limit).isEqualTo(Kind.TRANSIENT);
+            assertThat(e.isRetryable()).as(limit).isTrue();
+        }
     }
 
     @Test
