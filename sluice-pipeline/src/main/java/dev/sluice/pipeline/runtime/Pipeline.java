@@ -15,6 +15,7 @@ import dev.sluice.pipeline.sink.SealPolicy;
 import dev.sluice.pipeline.sink.ShardRouter;
 import dev.sluice.pipeline.sink.SinkPool;
 import dev.sluice.pipeline.sink.SinkSupervisor;
+import dev.sluice.pipeline.sink.SplitInserts;
 import dev.sluice.pipeline.sink.UnresolvedInserts;
 import dev.sluice.pipeline.source.Source;
 import dev.sluice.pipeline.spec.PipelineSpec;
@@ -111,6 +112,7 @@ public final class Pipeline implements AutoCloseable {
         Path dir = spec.checkpoint().dir();
         LocalCheckpoints checkpoints;
         UnresolvedInserts unresolved = UnresolvedInserts.inMemory();
+        SplitInserts splits = SplitInserts.inMemory();
         try {
             checkpoints =
                     dir != null
@@ -118,6 +120,7 @@ public final class Pipeline implements AutoCloseable {
                             : LocalCheckpoints.inMemory();
             if (dir != null) {
                 unresolved = UnresolvedInserts.open(dir);
+                splits = SplitInserts.open(dir);
             }
         } catch (IOException e) {
             throw new PipelineException("checkpoint directory " + dir + ": " + e.getMessage(), e);
@@ -125,7 +128,7 @@ public final class Pipeline implements AutoCloseable {
         Pipeline p = new Pipeline(spec, clock, setup);
         p.checkpoints = checkpoints;
         try {
-            p.assemble(factories, setup, unresolved);
+            p.assemble(factories, setup, unresolved, splits);
         } catch (IOException | RuntimeException e) {
             p.closeQuietly();
             p.closeSources();
@@ -175,11 +178,18 @@ public final class Pipeline implements AutoCloseable {
         }
     }
 
-    private void assemble(Factories factories, Startup.Result setup, UnresolvedInserts unresolved)
+    private void assemble(
+            Factories factories,
+            Startup.Result setup,
+            UnresolvedInserts unresolved,
+            SplitInserts splits)
             throws IOException {
         if (spec.errors().policy() == ErrorPolicy.DEAD_LETTER) {
             deadLetters = new DeadLetterLog(factories.deadLetters());
         }
+        RecordErrors errors =
+                new RecordErrors(
+                        spec.errors().policy(), spec.errors().maxErrors(), deadLetters, metrics);
         sink =
                 SinkPool.create(
                         spec.sink(),
@@ -189,6 +199,9 @@ public final class Pipeline implements AutoCloseable {
                         (url, prefix, since, timeout, logging) ->
                                 factories.trace(url, spec.sink(), prefix, since, timeout, logging),
                         unresolved,
+                        splits,
+                        // The sources are made below, before any writer starts.
+                        errors.forSink(() -> workers.get(0).source().name()),
                         metrics,
                         new Supervision(),
                         clock,
@@ -210,11 +223,7 @@ public final class Pipeline implements AutoCloseable {
                         new ShardRouter(weights),
                         sink,
                         budget,
-                        new RecordErrors(
-                                spec.errors().policy(),
-                                spec.errors().maxErrors(),
-                                deadLetters,
-                                metrics),
+                        errors,
                         new Committer(deadLetters, metrics),
                         lifecycle,
                         metrics,

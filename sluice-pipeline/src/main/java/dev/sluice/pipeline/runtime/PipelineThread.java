@@ -775,6 +775,7 @@ final class PipelineThread implements BatchOwner, PartitionListener, Runnable {
             data += column.dataBytes();
             bytes += column.capacityBytes();
         }
+        bytes += batch.buffers().positionBytes();
         batch.dataBytes(data);
         long delta = bytes - batch.accountedBytes();
         if (delta > credit) {

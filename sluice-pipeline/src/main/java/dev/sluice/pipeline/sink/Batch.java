@@ -51,6 +51,10 @@ public final class Batch {
     private final long nowSeconds;
     private final long copyBytes;
     private final boolean part;
+
+    /** A part's rows' rows in its parent batch (null: the same rows). */
+    private final int[] parentRows;
+
     private Block block;
     private AbsentRows absent;
     private volatile Outcome outcome = Outcome.IN_FLIGHT;
@@ -117,6 +121,7 @@ public final class Batch {
         }
         this.copyBytes = copy;
         this.part = false;
+        this.parentRows = null;
         if (this.segments.size() == 1) {
             this.block = segments.get(0).open().block();
             this.absent = segments.get(0).open().absentRows();
@@ -127,8 +132,18 @@ public final class Batch {
      * The rows of {@code parent} a sharding key sends to {@code shard}: its own block and marks,
      * the parent's segments and token with {@code /k<shard>} appended, settled through {@code
      * owner} (which settles the parent once every part is).
+     *
+     * @param parentRows each row's row in {@code parent}'s block; null when the part has all of the
+     *     parent's rows in their order
      */
-    Batch(Batch parent, BatchOwner owner, Block block, AbsentRows absent, int shard, long bytes) {
+    Batch(
+            Batch parent,
+            BatchOwner owner,
+            Block block,
+            AbsentRows absent,
+            int shard,
+            long bytes,
+            int[] parentRows) {
         this.owner = owner;
         this.segments = parent.segments;
         this.replayed = parent.replayed;
@@ -138,9 +153,29 @@ public final class Batch {
         this.nowSeconds = parent.nowSeconds;
         this.copyBytes = 0;
         this.part = true;
+        this.parentRows = parentRows;
         this.block = block;
         this.absent = absent;
         this.shard = shard;
+    }
+
+    /** Where a row's record is: its partition and position there. */
+    public record RowSource(String partition, long position) {}
+
+    /**
+     * Where the record of row {@code row} of {@link #block()} is: the segment holding it (rows
+     * follow the segments' order) and its position there.
+     */
+    public RowSource source(int row) {
+        int r = parentRows == null ? row : parentRows[row];
+        for (Segment s : segments) {
+            int n = s.open().rows();
+            if (r < n) {
+                return new RowSource(s.partition(), s.open().position(r));
+            }
+            r -= n;
+        }
+        throw new IndexOutOfBoundsException("row " + row + " of a batch of " + rows() + " rows");
     }
 
     /** The partitions' rows, in the order they are sent. */

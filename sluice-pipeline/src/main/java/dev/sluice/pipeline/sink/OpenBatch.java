@@ -113,6 +113,7 @@ public final class OpenBatch implements RowTarget {
         }
         rowAbsentCount = 0;
         lastPosition = position;
+        buffers.position(rows, position);
         if (rows++ == 0) {
             firstPosition = position;
             return true;
@@ -200,6 +201,11 @@ public final class OpenBatch implements RowTarget {
     /** No committed row and no staged row. */
     public boolean isEmpty() {
         return rows == 0 && staged == 0;
+    }
+
+    /** The source position of the record of row {@code row}. */
+    public long position(int row) {
+        return buffers.position(row);
     }
 
     /** Position of the first record with a row, or -1 while empty. */

@@ -464,9 +464,30 @@ public record PipelineSpec(
     /**
      * Exponential backoff with jitter: {@code initial × multiplier^n}, capped at {@code max},
      * randomized by ±{@code jitter} (a fraction); {@code maxAttempts} 0 = retry forever.
+     *
+     * @param giveUpAfter a batch that has failed for this long without any of its INSERTs being
+     *     written stops the pipeline with its last error; {@link Duration#ZERO} = never
      */
     public record RetrySpec(
-            Duration initial, Duration max, double multiplier, double jitter, int maxAttempts) {}
+            Duration initial,
+            Duration max,
+            double multiplier,
+            double jitter,
+            int maxAttempts,
+            Duration giveUpAfter) {
+        /** How long a batch is retried without success before the pipeline stops, by default. */
+        public static final Duration DEFAULT_GIVE_UP_AFTER = Duration.ofMinutes(10);
+
+        public RetrySpec {
+            java.util.Objects.requireNonNull(giveUpAfter, "giveUpAfter");
+        }
+
+        /** Backoff that gives up after {@link #DEFAULT_GIVE_UP_AFTER}. */
+        public RetrySpec(
+                Duration initial, Duration max, double multiplier, double jitter, int maxAttempts) {
+            this(initial, max, multiplier, jitter, maxAttempts, DEFAULT_GIVE_UP_AFTER);
+        }
+    }
 
     /**
      * @param maxErrors stop when more records than this were rejected (skip or dead-letter); -1 =

@@ -392,6 +392,43 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void giveUpAfterEndsEndlessRetriesAndZeroMeansNever() {
+        assertThat(parse("source: {generator: {}}\n" + SINK).sink().retry().giveUpAfter())
+                .isEqualTo(Duration.ofMinutes(10));
+        assertThat(
+                        parse(
+                                        "source: {generator: {}}\n"
+                                                + SINK
+                                                + "    retry: {give_up_after: 1h30m}\n")
+                                .sink()
+                                .retry())
+                .isEqualTo(
+                        new RetrySpec(
+                                Duration.ofMillis(100),
+                                Duration.ofSeconds(10),
+                                2.0,
+                                0.2,
+                                0,
+                                Duration.ofMinutes(90)));
+        assertThat(
+                        parse(
+                                        "source: {generator: {}}\n"
+                                                + SINK
+                                                + "    retry: {give_up_after: 0}\n")
+                                .sink()
+                                .retry()
+                                .giveUpAfter())
+                .isZero();
+        fails("source: {generator: {}}\n" + SINK + "    retry: {give_up_after: -5m}\n")
+                .hasMessageContaining(
+                        "p.yaml:6:28: sink.clickhouse.retry.give_up_after: expected a duration");
+        fails("source: {generator: {}}\n" + SINK + "    retry: {give_up_after: later}\n")
+                .hasMessageContaining("sink.clickhouse.retry.give_up_after");
+        fails("source: {generator: {}}\n" + SINK + "    retry: {give_up_afterr: 5m}\n")
+                .hasMessageContaining("did you mean give_up_after?");
+    }
+
+    @Test
     void otherSections() {
         assertThat(
                         parse("source: {generator: {}}\n" + SINK + "admin: {listen: off}\n")
