@@ -110,6 +110,13 @@ class TransformsIT {
         }
 
         @Override
+        public void writeRow(
+                String source, String partition, long position, byte[] row, String reason) {
+            records.add(new String(row, StandardCharsets.UTF_8));
+            reasons.add(reason);
+        }
+
+        @Override
         public void flush() {}
 
         @Override
