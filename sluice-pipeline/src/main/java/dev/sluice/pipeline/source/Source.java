@@ -66,6 +66,16 @@ public interface Source extends AutoCloseable {
     void commit(Map<String, Checkpoint> checkpoints) throws IOException;
 
     /**
+     * The partition's committed position after a {@link #commit} in which this source's checkpoint
+     * of it had {@code position}: the same, unless the partition is read on several threads (a file
+     * split into chunks), whose position is where all of them together are (property 8) — what a
+     * run reports as resumable.
+     */
+    default long committedPosition(String partition, long position) {
+        return position;
+    }
+
+    /**
      * True when the source reads its partitions side by side (Kafka), so that one batch may gather
      * rows of many — few INSERTs however many partitions; false when it reads them one after
      * another (files), one batch per partition's range.
