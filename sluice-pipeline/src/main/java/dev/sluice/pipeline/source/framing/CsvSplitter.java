@@ -21,6 +21,7 @@ final class CsvSplitter implements Splitter {
     private byte prev;
     private long[] targets;
     private int next;
+    private long need; // the smallest boundary the current target takes
     private long[] out;
     private int count;
     private long end;
@@ -36,6 +37,7 @@ final class CsvSplitter implements Splitter {
         this.targets = targets;
         this.end = end;
         this.next = 0;
+        this.need = targets.length > 0 ? targets[0] : Long.MAX_VALUE;
         this.out = new long[targets.length];
         this.count = 0;
         this.quoted = false;
@@ -104,7 +106,7 @@ final class CsvSplitter implements Splitter {
     /** Record ends (newlines outside quoted fields) in {@code buf[from, to)}, for the targets. */
     private void newlines(byte[] buf, int from, int to, long pos) {
         while (next < targets.length) {
-            long want = targets[next] - 1 - pos; // a newline there makes the target a boundary
+            long want = need - 1 - pos; // a newline there makes a boundary
             int at = (int) Math.max(from, Math.min(want, to));
             if (at >= to) {
                 return;
@@ -121,7 +123,7 @@ final class CsvSplitter implements Splitter {
     /** A record ends at the newline at {@code offset}. */
     private void recordEnd(long offset) {
         long boundary = offset + 1;
-        if (next >= targets.length || boundary < targets[next]) {
+        if (next >= targets.length || boundary < need) {
             return;
         }
         if (boundary >= end) {
@@ -129,8 +131,7 @@ final class CsvSplitter implements Splitter {
             return;
         }
         out[count++] = boundary;
-        while (next < targets.length && targets[next] <= boundary) {
-            next++;
-        }
+        next++;
+        need = next < targets.length ? Math.max(targets[next], boundary + 1) : Long.MAX_VALUE;
     }
 }
