@@ -115,9 +115,13 @@ class ChunkedFileIT {
                 "CREATE TABLE " + table + " (n UInt64, s String) ENGINE = MergeTree ORDER BY n");
         Path deadLetters = dir.resolve("dead.ndjson");
         PipelineSpec spec = spec(table, file, format, deadLetters);
-        int[] readersWithRecords = {0};
-        Pipeline p = Pipeline.start(spec, factories(spec, readersWithRecords), Clock.SYSTEM);
+        List<Source> sources = new ArrayList<>();
+        Pipeline p = Pipeline.start(spec, factories(spec, sources), Clock.SYSTEM);
         PipelineResult r = p.awaitCompletion();
+        // Every thread read a chunk: the file was split, and nothing was read twice.
+        assertThat(sources).hasSize(READERS);
+        assertThat(sources).allSatisfy(s -> assertThat(s.bytesRead()).isPositive());
+        assertThat(sources.stream().mapToLong(Source::bytesRead).sum()).isEqualTo(bytes);
 
         assertThat(r.status()).as(r.message()).isEqualTo(PipelineResult.Status.COMPLETED);
         assertThat(r.stats().recordsDeadLettered()).isEqualTo(1);
@@ -178,24 +182,23 @@ class ChunkedFileIT {
                 new PipelineSpec.AdminSpec(null));
     }
 
-    /** Sources split the file at {@link #SPLIT_BYTES}; decoding as the CLI does. */
-    private static Factories factories(PipelineSpec spec, int[] readersWithRecords) {
+    /** Sources (kept in {@code sources}) split the file; decoding as the CLI does. */
+    private static Factories factories(PipelineSpec spec, List<Source> sources) {
         return new Factories() {
-            private List<Source> sources;
             private DeadLetters letters;
 
             @Override
             public synchronized Source source(int reader, int readers, LocalCheckpoints checkpoints)
                     throws IOException {
-                if (sources == null) {
-                    sources =
+                if (sources.isEmpty()) {
+                    sources.addAll(
                             SourceFactory.files(
                                     (PipelineSpec.FileSource) spec.source(),
                                     spec.decode(),
                                     readers,
                                     checkpoints,
                                     Clock.SYSTEM,
-                                    SPLIT_BYTES);
+                                    SPLIT_BYTES));
                 }
                 return sources.get(reader);
             }
