@@ -49,16 +49,23 @@ class ChunkedLoadInterruptIT {
         String url = QuickstartIT.url();
         String table = "sluice_test.chunked_interrupt";
         Path input = dir.resolve("events.tsv");
+        long[] offsets = new long[(int) ROWS];
+        long size = 0;
         try (BufferedWriter w = Files.newBufferedWriter(input, StandardCharsets.UTF_8)) {
-            for (long i = 0; i < ROWS; i++) {
-                w.write(Long.toString(i));
-                w.write('\t');
-                w.write("value-");
-                w.write(Long.toString(i * 7919 % 1_000_003));
-                w.write('\n');
+            for (int i = 0; i < ROWS; i++) {
+                String line = i + "\tvalue-" + (i * 7919L % 1_000_003) + "\n";
+                offsets[i] = size;
+                size += line.length();
+                w.write(line);
             }
         }
-        assertThat(Files.size(input)).isGreaterThan(2 * (16L << 20));
+        assertThat(Files.size(input)).isEqualTo(size).isGreaterThan(2 * (16L << 20));
+        // Two threads, two chunks: the second starts at the first line at or after half the size.
+        int firstOfSecond = 0;
+        while (offsets[firstOfSecond] < size / 2) {
+            firstOfSecond++;
+        }
+        String inSecond = "id >= " + firstOfSecond;
         try (NativeConnection c = NativeConnection.open(url)) {
             c.execute("CREATE DATABASE IF NOT EXISTS sluice_test");
             c.execute("DROP TABLE IF EXISTS " + table);
@@ -85,9 +92,9 @@ class ChunkedLoadInterruptIT {
             };
             SluiceProcess first = SluiceProcess.start(dir, Map.of("CLICKHOUSE_URL", url), load);
             processes.add(first);
-            // Both chunks have rows in the table: the second half's ids come from the second.
-            while (count(c, table, "id < " + ROWS / 2) == 0
-                    || count(c, table, "id >= " + ROWS / 2) == 0) {
+            // Both chunks have rows in the table.
+            while (count(c, table, "id < " + firstOfSecond) == 0
+                    || count(c, table, inSecond) == 0) {
                 assertThat(first.waitFor(Duration.ofMillis(20)))
                         .as("the load ended before the signal\n%s", first.output())
                         .isNull();
@@ -95,7 +102,7 @@ class ChunkedLoadInterruptIT {
             first.signal("TERM");
             Integer exit = first.waitFor(Duration.ofSeconds(90));
             long afterFirst = count(c, table, "1");
-            long secondChunk = count(c, table, "id >= " + ROWS / 2);
+            long secondChunk = count(c, table, inSecond);
             assertThat(exit).as(first.output()).isEqualTo(143);
             assertThat(afterFirst).isLessThan(ROWS);
             assertThat(secondChunk).isPositive();
@@ -133,6 +140,13 @@ class ChunkedLoadInterruptIT {
                     actual,
                     second.output());
             assertThat(actual).isEqualTo(expected);
+            // Exactly the second chunk's rows were replayed, looked up and found written.
+            assertThat(second.output())
+                    .contains(
+                            String.format(
+                                    Locale.ROOT,
+                                    "%,d rows of replayed batches were already written",
+                                    secondChunk));
             c.execute("DROP TABLE " + table);
         }
     }

@@ -149,7 +149,13 @@ public final class ChunkedFile {
             linesBefore = new long[cuts.length + 1];
             Arrays.fill(linesBefore, -1);
         } catch (IOException e) {
+            // The first chunk reads the whole file (and fails with the reason); commits pass.
             failure = e;
+            fileCheckpoint = Checkpoint.NONE;
+            bounds = new long[] {0, Long.MAX_VALUE};
+            reported = new long[] {-1};
+            position = -1;
+            linesBefore = new long[] {0};
         }
     }
 

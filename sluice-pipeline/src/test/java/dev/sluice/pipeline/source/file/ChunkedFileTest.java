@@ -151,6 +151,33 @@ class ChunkedFileTest {
     }
 
     @Test
+    void aFileGoneBeforeItIsSplitFailsInTheFirstChunkAlone() throws Exception {
+        Path file = file();
+        String name = file.toAbsolutePath().toString();
+        LocalCheckpoints store = LocalCheckpoints.inMemory();
+        List<Source> sources =
+                SourceFactory.files(
+                        new PipelineSpec.FileSource(List.of(file.toString()), false, 1 << 20),
+                        Inputs.decode(Format.JSON, false),
+                        3,
+                        store,
+                        Clock.SYSTEM,
+                        50);
+        Files.delete(file);
+        List<Rec> first = Rec.drain(sources.get(0), 100, 10);
+        assertThat(first)
+                .singleElement()
+                .satisfies(r -> assertThat(r.error()).contains("in.ndjson"));
+        assertThat(Rec.drain(sources.get(1), 100, 10)).isEmpty();
+        assertThat(Rec.drain(sources.get(2), 100, 10)).isEmpty();
+        sources.get(0).commit(Map.of(name, at(0)));
+        assertThat(store.positions()).containsEntry(name, 0L);
+        for (Source s : sources) {
+            s.close();
+        }
+    }
+
+    @Test
     void sourcesCommitTheFilesContiguousPositionAndReportIt() throws Exception {
         Path file = file();
         String name = file.toAbsolutePath().toString();
