@@ -62,7 +62,9 @@ public final class ChunkedFile {
     private Checkpoint fileCheckpoint;
     private IOException failure;
 
-    // Commits (under the checkpoints' lock).
+    // Commits: under `commits`, taken inside the checkpoints' lock (never the other way round,
+    // while planning takes this object's lock and then the checkpoints').
+    private final Object commits = new Object();
     private long[] reported;
     private final List<LedgerEntry> entries = new ArrayList<>();
     private long position = -1;
@@ -188,7 +190,7 @@ public final class ChunkedFile {
      * held.
      */
     Checkpoint committed(int index, Checkpoint chunk) {
-        synchronized (this) {
+        synchronized (commits) {
             reported[index] = Math.max(reported[index], chunk.position());
             for (LedgerEntry e : chunk.inFlight()) {
                 if (!entries.contains(e)) {
@@ -209,8 +211,10 @@ public final class ChunkedFile {
     }
 
     /** The file's committed position as last computed, or -1. */
-    synchronized long position() {
-        return position;
+    long position() {
+        synchronized (commits) {
+            return position;
+        }
     }
 
     /** The newlines before chunk {@code index}'s start, or -1 when they cannot be counted. */
