@@ -85,8 +85,8 @@ public final class FileDeadLetters implements DeadLetters {
             g.writeStringField("source", batch.source);
             g.writeStringField("partition", batch.partition);
             g.writeNumberField("position", batch.position[index]);
-            if (batch.line[index] > 0) {
-                g.writeNumberField("line", batch.line[index]);
+            if (batch.line(index) > 0) {
+                g.writeNumberField("line", batch.line(index));
             } else {
                 g.writeNullField("line");
             }

@@ -322,7 +322,11 @@ public final class Pipeline implements AutoCloseable {
         Map<String, Long> committed = new HashMap<>();
         for (int i = 0; i < workers.size(); i++) {
             if (!threads.get(i).isAlive()) {
-                committed.putAll(workers.get(i).committedPositions());
+                // A file split into chunks is committed by several threads: the furthest is the
+                // latest of its (contiguous, property 8) positions.
+                workers.get(i)
+                        .committedPositions()
+                        .forEach((p, q) -> committed.merge(p, q, Math::max));
             }
         }
         PipelineStats stats = stats();

@@ -1348,8 +1348,9 @@ final class PipelineThread implements BatchOwner, PartitionListener, Runnable {
             return false;
         }
         for (Map.Entry<String, Checkpoint> e : checkpoints.entrySet()) {
-            if (e.getValue().position() >= 0) {
-                committed.put(e.getKey(), e.getValue().position());
+            long position = source.committedPosition(e.getKey(), e.getValue().position());
+            if (position >= 0) {
+                committed.put(e.getKey(), position);
             }
         }
         return true;
