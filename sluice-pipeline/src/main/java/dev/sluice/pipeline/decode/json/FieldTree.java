@@ -59,6 +59,14 @@ final class FieldTree {
             n.slot = s;
         }
         this.raw = whole;
+        // Dropped top-level keys are read past like keys under a mapped path: a node that leads
+        // nowhere (a column's own key wins, as in unknown()).
+        PathNode nowhere = new PathNode();
+        Map<String, PathNode> dropped = new HashMap<>();
+        for (String name : resolver.rules().drops()) {
+            dropped.put(name, nowhere);
+        }
+        root.seal(dropped);
     }
 
     /** True when every top-level key no column reads is skipped, whatever its name. */

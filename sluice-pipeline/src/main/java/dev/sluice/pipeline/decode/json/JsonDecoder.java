@@ -19,14 +19,19 @@ import java.util.List;
  * field is missing, or null while the column cannot hold NULL, gets its default and is reported
  * absent; a key given twice is an error, as in ClickHouse.
  *
- * <p>The values are read by {@link JacksonReader}; this class frames the record, keeps the whole
- * record for {@code $} and fills in the absent columns.
+ * <p>The values are read by {@link FastJsonReader}, a byte scanner, and the records it declines
+ * (damaged, or unusual: escaped keys, NaN, ...) again by {@link JacksonReader}, whose rows and
+ * errors are the decoder's; with the fast path off, by Jackson alone. This class frames the record,
+ * keeps the whole record for {@code $} and fills in the absent columns.
  */
 public final class JsonDecoder implements Decoder {
     private final FieldTree tree;
     private final int[] fedIndexes;
     private final SeenColumns seen;
     private final JacksonReader jackson;
+    private final FastJsonReader fast;
+    private long fastRecords;
+    private long declined;
     private final BlockColumns blockColumns = new BlockColumns();
 
     /**
@@ -35,10 +40,41 @@ public final class JsonDecoder implements Decoder {
      */
     public JsonDecoder(
             List<ColumnSlot> fed, List<String> paths, int targetSize, FieldResolver resolver) {
+        this(fed, paths, targetSize, resolver, true);
+    }
+
+    /**
+     * @param fastPath read with {@link FastJsonReader} first (where it handles every column type)
+     */
+    public JsonDecoder(
+            List<ColumnSlot> fed,
+            List<String> paths,
+            int targetSize,
+            FieldResolver resolver,
+            boolean fastPath) {
         this.tree = new FieldTree(fed, paths, resolver);
         this.fedIndexes = fed.stream().mapToInt(s -> s.index).toArray();
         this.seen = new SeenColumns(targetSize);
         this.jackson = new JacksonReader(tree, seen);
+        this.fast =
+                fastPath && FastJsonReader.handles(tree)
+                        ? new FastJsonReader(tree, seen, targetSize)
+                        : null;
+    }
+
+    /** True when records are read by the fast path first. */
+    public boolean fastPath() {
+        return fast != null;
+    }
+
+    /** Records the fast path read. */
+    public long fastRecords() {
+        return fastRecords;
+    }
+
+    /** Records the fast path declined (read by Jackson instead). */
+    public long declinedRecords() {
+        return declined;
     }
 
     @Override
@@ -60,7 +96,15 @@ public final class JsonDecoder implements Decoder {
         if (trimmed == start) {
             throw new RecordException(null, "an empty record is not a JSON object");
         }
-        jackson.read(d, start, trimmed, cols, row);
+        if (fast != null && fast.read(d, start, trimmed, cols, row)) {
+            fastRecords++;
+        } else {
+            if (fast != null) {
+                declined++;
+                seen.next(); // the fast path's marks are void: start the record over
+            }
+            jackson.read(d, start, trimmed, cols, row);
+        }
         ColumnSlot raw = tree.raw;
         if (raw != null) {
             cols[raw.index].appendBytes(d, start, end - start);

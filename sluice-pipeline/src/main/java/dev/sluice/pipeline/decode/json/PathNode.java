@@ -10,8 +10,11 @@ import java.util.Map;
  * under it that matter, and the column reading it (if any).
  */
 final class PathNode {
-    /** Keys under this place that lead to a column, by name. */
+    /** Keys under this place that lead to a column, by name (the Jackson reader's lookup). */
     Map<String, PathNode> keys;
+
+    /** The same keys by their UTF-8 bytes (the fast reader's lookup); set by {@link #seal}. */
+    NameTable names;
 
     PathNode[] items;
     ColumnSlot slot;
@@ -33,5 +36,19 @@ final class PathNode {
 
     boolean inner() {
         return keys != null || items != null;
+    }
+
+    /** Builds the byte-keyed lookups of this node and those under it, once the tree is complete. */
+    void seal(Map<String, PathNode> extra) {
+        if (keys != null || !extra.isEmpty()) {
+            Map<String, PathNode> all = new HashMap<>(extra);
+            if (keys != null) {
+                all.putAll(keys); // a column's key wins over a dropped name
+                for (PathNode n : keys.values()) {
+                    n.seal(Map.of());
+                }
+            }
+            names = new NameTable(all);
+        }
     }
 }

@@ -1,0 +1,88 @@
+package dev.sluice.pipeline.decode.json;
+
+import java.nio.ByteBuffer;
+import java.nio.CharBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+
+/**
+ * The keys of one JSON object level by their UTF-8 bytes, so that the fast reader matches a name
+ * where it lies in the record, without making a String: an open-addressing table, built once.
+ */
+final class NameTable {
+    private final byte[][] names;
+    private final PathNode[] nodes;
+    private final int mask;
+
+    NameTable(Map<String, PathNode> entries) {
+        int capacity = 8;
+        while (capacity < entries.size() * 2) {
+            capacity <<= 1;
+        }
+        names = new byte[capacity][];
+        nodes = new PathNode[capacity];
+        mask = capacity - 1;
+        for (Map.Entry<String, PathNode> e : entries.entrySet()) {
+            byte[] name = strictUtf8(e.getKey());
+            if (name == null) {
+                // An unpaired surrogate: only an escaped name can spell it, and the fast reader
+                // leaves escaped names to Jackson.
+                continue;
+            }
+            int i = hash(name, 0, name.length) & mask;
+            while (names[i] != null) {
+                i = (i + 1) & mask;
+            }
+            names[i] = name;
+            nodes[i] = e.getValue();
+        }
+    }
+
+    /** The node of the name in {@code b[off, off + len)}, or null. */
+    PathNode get(byte[] b, int off, int len) {
+        int i = hash(b, off, len) & mask;
+        for (byte[] name = names[i]; name != null; name = names[i]) {
+            if (name.length == len && same(name, b, off)) {
+                return nodes[i];
+            }
+            i = (i + 1) & mask;
+        }
+        return null;
+    }
+
+    private static boolean same(byte[] name, byte[] b, int off) {
+        for (int k = 0; k < name.length; k++) {
+            if (name[k] != b[off + k]) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static int hash(byte[] b, int off, int len) {
+        int h = len;
+        for (int k = off, end = off + len; k < end; k++) {
+            h = 31 * h + b[k];
+        }
+        return h ^ (h >>> 16);
+    }
+
+    /** The UTF-8 bytes of {@code s}, or null when it has an unpaired surrogate. */
+    private static byte[] strictUtf8(String s) {
+        try {
+            ByteBuffer b =
+                    StandardCharsets.UTF_8
+                            .newEncoder()
+                            .onMalformedInput(CodingErrorAction.REPORT)
+                            .onUnmappableCharacter(CodingErrorAction.REPORT)
+                            .encode(CharBuffer.wrap(s));
+            byte[] out = new byte[b.remaining()];
+            b.get(out);
+            return out;
+        } catch (CharacterCodingException e) {
+            return null;
+        }
+    }
+}
