@@ -31,6 +31,9 @@ final class FastJsonReader {
     /** Deeper records go to Jackson (which has its own limit and message). */
     static final int MAX_DEPTH = 128;
 
+    /** Levels a skipped value may nest (the bits of a long); deeper ones go to Jackson. */
+    private static final int SKIP_DEPTH = 63;
+
     /** Longer numbers go to Jackson (which has its own limit and message). */
     private static final int MAX_NUMBER = 200;
 
@@ -467,7 +470,16 @@ final class FastJsonReader {
 
     /** Skips the value at {@code p}, checking it as strictly as for a column. */
     private void skipValue() {
-        switch (b[p]) {
+        byte c = b[p];
+        if (c == '{' || c == '[') {
+            skipContainer(c);
+        } else {
+            skipScalar(c);
+        }
+    }
+
+    private void skipScalar(byte c) {
+        switch (c) {
             case '"' -> {
                 p++;
                 scanString();
@@ -476,40 +488,77 @@ final class FastJsonReader {
             case 't' -> literal(TRUE);
             case 'f' -> literal(FALSE);
             case 'n' -> literal(NULL);
-            case '{' -> {
-                enter();
-                if (skipSpace() != '}') {
-                    while (true) {
-                        key(b[p]);
-                        colon();
-                        skipValue();
-                        if (!more('}')) {
-                            break;
-                        }
-                    }
-                }
-                p++;
-                depth--;
-            }
-            case '[' -> {
-                enter();
-                if (skipSpace() != ']') {
-                    while (true) {
-                        skipValue();
-                        if (!more(']')) {
-                            break;
-                        }
-                    }
-                }
-                p++;
-                depth--;
-            }
             default -> throw DECLINE;
+        }
+    }
+
+    /**
+     * Skips the object or array opening with {@code c} at {@code p}: a loop over its tokens with
+     * the open containers as a bit stack (1: object), not a call per level, since skipping what no
+     * column reads is most of the work on wide records.
+     */
+    private void skipContainer(byte c) {
+        long objects = 0;
+        int level = 0;
+        while (true) {
+            // p is at a value starting with c
+            if (c == '{' || c == '[') {
+                if (++level > SKIP_DEPTH) {
+                    throw DECLINE;
+                }
+                boolean object = c == '{';
+                objects = objects << 1 | (object ? 1 : 0);
+                p++;
+                c = skipSpace();
+                if (c != (object ? '}' : ']')) {
+                    if (object) {
+                        key(c);
+                        colon();
+                        c = b[p];
+                    }
+                    continue;
+                }
+                p++; // an empty one: closed at once
+                level--;
+                objects >>>= 1;
+            } else {
+                skipScalar(c);
+            }
+            // after a value: commas and closing brackets until the next value or the end
+            while (true) {
+                if (level == 0) {
+                    return;
+                }
+                c = skipSpace();
+                boolean object = (objects & 1) != 0;
+                if (c == ',') {
+                    p++;
+                    c = skipSpace();
+                    if (object) {
+                        key(c);
+                        colon();
+                        c = b[p];
+                    }
+                    break;
+                }
+                if (c != (object ? '}' : ']')) {
+                    throw DECLINE;
+                }
+                p++;
+                level--;
+                objects >>>= 1;
+            }
         }
     }
 
     /** The byte at the first non-space position from {@code p} (which it moves there). */
     private byte skipSpace() {
+        if (p < end) {
+            byte c = b[p];
+            if (c > ' ') {
+                return c; // the usual case: no space between tokens
+            }
+        }
         while (true) {
             if (p >= end) {
                 throw DECLINE; // the record ends inside a value
@@ -524,21 +573,45 @@ final class FastJsonReader {
 
     /**
      * From just after an opening quote to just past the closing one, checking escapes and UTF-8;
-     * sets {@link #escaped}.
+     * sets {@link #escaped}. Small, so that it is inlined where strings are scanned: most strings
+     * are plain ASCII and end within a few words.
      */
     private void scanString() {
-        boolean esc = false;
         int i = p;
         int e = end;
+        while (i + 8 <= e) {
+            long special = special((long) LONGS.get(b, i));
+            if (special != 0) {
+                i += Long.numberOfTrailingZeros(special) >>> 3;
+                if (b[i] == '"') {
+                    p = i + 1;
+                    escaped = false;
+                    return;
+                }
+                break;
+            }
+            i += 8;
+        }
+        scanStringRest(i);
+    }
+
+    /**
+     * The high bit of each byte of {@code x} (eight string bytes) that is not plain printable ASCII
+     * other than '"' and '\'; exact up to the first such byte (a borrow may flag later ones).
+     */
+    private static long special(long x) {
+        long q = x ^ 0x2222222222222222L;
+        long s = x ^ 0x5C5C5C5C5C5C5C5CL;
+        return (((q - ONES) & ~q) | ((s - ONES) & ~s) | (x - 0x2020202020202020L) | x) & HIGHS;
+    }
+
+    /** {@link #scanString} from {@code i}, at or before the first byte that is not plain. */
+    private void scanStringRest(int i) {
+        boolean esc = false;
+        int e = end;
         while (true) {
-            // Eight plain bytes (printable ASCII other than '"' and '\') at a time.
             while (i + 8 <= e) {
-                long x = (long) LONGS.get(b, i);
-                long q = x ^ 0x2222222222222222L;
-                long s = x ^ 0x5C5C5C5C5C5C5C5CL;
-                long special =
-                        ((q - ONES) & ~q) | ((s - ONES) & ~s) | (x - 0x2020202020202020L) | x;
-                special &= HIGHS;
+                long special = special((long) LONGS.get(b, i));
                 if (special != 0) {
                     i += Long.numberOfTrailingZeros(special) >>> 3;
                     break;
@@ -763,6 +836,16 @@ final class FastJsonReader {
     /** Past one or more digits from {@code i}. */
     private int digits(int i) {
         int from = i;
+        // Eight at a time: a byte is a digit when it is '0' + 0..9.
+        while (i + 8 <= end) {
+            long t = (long) LONGS.get(b, i) ^ 0x3030303030303030L;
+            long other = ((t + 0x7676767676767676L) | t) & HIGHS;
+            if (other != 0) {
+                i += Long.numberOfTrailingZeros(other) >>> 3;
+                break;
+            }
+            i += 8;
+        }
         while (i < end && b[i] >= '0' && b[i] <= '9') {
             i++;
         }

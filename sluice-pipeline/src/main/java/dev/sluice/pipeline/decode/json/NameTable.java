@@ -13,15 +13,19 @@ import java.util.Map;
  */
 final class NameTable {
     private final byte[][] names;
+    private final int[] hashes;
     private final PathNode[] nodes;
     private final int mask;
 
     NameTable(Map<String, PathNode> entries) {
-        int capacity = 8;
-        while (capacity < entries.size() * 2) {
+        // Sparse, so that a key no column reads (most keys of a wide record) meets an empty slot
+        // at once.
+        int capacity = 16;
+        while (capacity < entries.size() * 4) {
             capacity <<= 1;
         }
         names = new byte[capacity][];
+        hashes = new int[capacity];
         nodes = new PathNode[capacity];
         mask = capacity - 1;
         for (Map.Entry<String, PathNode> e : entries.entrySet()) {
@@ -31,20 +35,23 @@ final class NameTable {
                 // leaves escaped names to Jackson.
                 continue;
             }
-            int i = hash(name, 0, name.length) & mask;
+            int h = hash(name, 0, name.length);
+            int i = h & mask;
             while (names[i] != null) {
                 i = (i + 1) & mask;
             }
             names[i] = name;
+            hashes[i] = h;
             nodes[i] = e.getValue();
         }
     }
 
     /** The node of the name in {@code b[off, off + len)}, or null. */
     PathNode get(byte[] b, int off, int len) {
-        int i = hash(b, off, len) & mask;
+        int h = hash(b, off, len);
+        int i = h & mask;
         for (byte[] name = names[i]; name != null; name = names[i]) {
-            if (name.length == len && same(name, b, off)) {
+            if (hashes[i] == h && name.length == len && same(name, b, off)) {
                 return nodes[i];
             }
             i = (i + 1) & mask;
@@ -61,12 +68,14 @@ final class NameTable {
         return true;
     }
 
+    /** From the length and three bytes: keys of one level differ there, and it costs no loop. */
     private static int hash(byte[] b, int off, int len) {
-        int h = len;
-        for (int k = off, end = off + len; k < end; k++) {
-            h = 31 * h + b[k];
+        if (len == 0) {
+            return 0;
         }
-        return h ^ (h >>> 16);
+        int h = len * 0x9E3779B1;
+        h ^= b[off] * 31 + b[off + len - 1] * 961 + b[off + (len >> 1)] * 29791;
+        return h ^ (h >>> 15);
     }
 
     /** The UTF-8 bytes of {@code s}, or null when it has an unpaired surrogate. */
