@@ -130,6 +130,7 @@ final class FastJsonReader {
         if (end - start > MAX_RECORD) {
             return false;
         }
+        int rowStart = row.row(); // before anything is appended (a target may count its rows)
         try {
             if (skipSpace() != '{') {
                 throw DECLINE;
@@ -142,7 +143,7 @@ final class FastJsonReader {
         } catch (RuntimeException e) {
             // Declined, or a value a converter refused: Jackson reads the record again and says
             // why. (Anything else it would meet as well, and throw from there.)
-            rollBack(row.row());
+            rollBack(rowStart);
             return false;
         }
         for (int i = 0; i < nulledCount; i++) {

@@ -115,7 +115,11 @@ class JsonFastPathPropertyTest {
                         .as("column %s row %d of %s", a.column(c).name(), r, shown)
                         .isEqualTo(b.column(c).getObject(r));
             }
-            assertThat(nativeBytes(a, c)).as(shown).isEqualTo(nativeBytes(b, c));
+            if (!a.column(c).type().typeName().startsWith("LowCardinality")) {
+                // A rolled-back row may leave its value in a LowCardinality dictionary, unused
+                // (on either path, for any rejected record): the rows are equal, the bytes not.
+                assertThat(nativeBytes(a, c)).as(shown).isEqualTo(nativeBytes(b, c));
+            }
         }
         assertThat(fast.rows.absent).as(shown).isEqualTo(jackson.rows.absent);
         long framed = Arrays.stream(recs).filter(r -> !jsonBlank(r)).count();
