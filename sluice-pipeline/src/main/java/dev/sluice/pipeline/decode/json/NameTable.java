@@ -31,8 +31,8 @@ final class NameTable {
         for (Map.Entry<String, PathNode> e : entries.entrySet()) {
             byte[] name = strictUtf8(e.getKey());
             if (name == null) {
-                // An unpaired surrogate: only an escaped name can spell it, and the fast reader
-                // leaves escaped names to Jackson.
+                // An unpaired surrogate: only an escape can spell it, and the fast reader
+                // leaves records with a lone surrogate to Jackson.
                 continue;
             }
             int h = hash(name, 0, name.length);
