@@ -167,6 +167,13 @@ final class LoadCommand implements Callable<Integer> {
     @Option(names = "--ignore-unknown", description = "Skip input fields that name no column")
     boolean ignoreUnknown;
 
+    @Option(
+            names = "--no-json-fast-path",
+            description =
+                    "Read JSON with Jackson alone, not the byte scanner first (the same rows and"
+                            + " errors, slower; see docs/formats.md)")
+    boolean noJsonFastPath;
+
     @Option(names = "--presort", description = "Sort each batch by the table's ORDER BY key")
     boolean presort;
 
@@ -245,7 +252,8 @@ final class LoadCommand implements Callable<Integer> {
                         ? header
                         : (fmt == Format.CSV || fmt == Format.TSV) && columns.isEmpty();
         DecodeSpec decode =
-                new DecodeSpec(fmt, columns, hasHeader, fields, ignoreUnknown, delimiter);
+                new DecodeSpec(fmt, columns, hasHeader, fields, ignoreUnknown, delimiter)
+                        .withJsonFastPath(!noJsonFastPath);
         List<ShardSpec> shardSpecs = new ArrayList<>();
         for (int i = 0; i < Math.max(1, shards); i++) {
             shardSpecs.add(new ShardSpec(List.of(target), 1));

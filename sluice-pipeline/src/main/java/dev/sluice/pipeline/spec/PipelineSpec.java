@@ -155,6 +155,8 @@ public record PipelineSpec(
      * @param ignoreUnknown an input field with no column is skipped instead of being an error
      * @param delimiter the CSV field delimiter
      * @param avro Avro's options: present exactly when the format is {@link Format#AVRO}
+     * @param jsonFastPath JSON: read records with the byte scanner first, Jackson only for those it
+     *     declines (the default); false reads every record with Jackson (docs/formats.md)
      */
     public record DecodeSpec(
             Format format,
@@ -163,7 +165,8 @@ public record PipelineSpec(
             Map<String, String> fields,
             boolean ignoreUnknown,
             char delimiter,
-            AvroSpec avro) {
+            AvroSpec avro,
+            boolean jsonFastPath) {
         public DecodeSpec {
             columns = List.copyOf(columns);
             fields = Map.copyOf(fields);
@@ -171,6 +174,24 @@ public record PipelineSpec(
                 throw new IllegalArgumentException(
                         "Avro options go with the avro format, and only with it");
             }
+        }
+
+        /** With the JSON fast path on. */
+        public DecodeSpec(
+                Format format,
+                List<String> columns,
+                boolean header,
+                Map<String, String> fields,
+                boolean ignoreUnknown,
+                char delimiter,
+                AvroSpec avro) {
+            this(format, columns, header, fields, ignoreUnknown, delimiter, avro, true);
+        }
+
+        /** This spec with the JSON fast path on or off. */
+        public DecodeSpec withJsonFastPath(boolean on) {
+            return new DecodeSpec(
+                    format, columns, header, fields, ignoreUnknown, delimiter, avro, on);
         }
 
         /** A format other than Avro. */

@@ -198,6 +198,22 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void theJsonFastPathIsOnUnlessTurnedOff() {
+        String source = "source:\n  stdin:\n";
+        assertThat(parse(source + "decode: json\n" + SINK).decode().jsonFastPath()).isTrue();
+        assertThat(
+                        parse(source + "decode: {json: {ignore_unknown: true}}\n" + SINK)
+                                .decode()
+                                .jsonFastPath())
+                .isTrue();
+        assertThat(
+                        parse(source + "decode: {json: {fast_path: false}}\n" + SINK)
+                                .decode()
+                                .jsonFastPath())
+                .isFalse();
+    }
+
+    @Test
     void decodeFollowsTheFileExtensionsWhenLeftOut() {
         assertThat(parse("source: {file: {paths: logs/*.ndjson.gz}}\n" + SINK).decode().format())
                 .isEqualTo(Format.JSON);
