@@ -6,8 +6,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
- * The {@code ./sluice} launcher's training run: the first {@code load} or {@code run} after a build
- * records what the JVM loads and how it runs, for the ahead-of-time cache later runs start from
+ * The {@code ./sluice} launcher's training run: the first {@code load} after a build records what
+ * the JVM loads and how it runs, for the ahead-of-time cache later runs start from
  * (docs/startup.md). The launcher finishes the cache only from a run that succeeded — a run that
  * failed at its start saw too little of a load to be worth caching — and it learns the exit code
  * from the file named by {@code -Dsluice.training.exit}, since it {@code exec}s the JVM.
