@@ -26,8 +26,8 @@ import org.objectweb.asm.Opcodes;
  * {@code sluice} start, most of the 0.4 CPU-s a one-row load is allowed. The bytecode itself is not
  * changed, only the class file version and the frames the split verifier needs.
  *
- * <p>Usage: {@code java -cp asm.jar UpgradeOldClasses.java JAR} (rewrites JAR in place, prints
- * what it did).
+ * <p>Usage: {@code java -cp asm.jar UpgradeOldClasses.java JAR} (rewrites JAR in place; says so
+ * when there was nothing to rewrite).
  */
 public final class UpgradeOldClasses {
     private static final int OLDEST_LINKABLE_MAJOR = 50;
@@ -69,11 +69,13 @@ public final class UpgradeOldClasses {
             }
         }
         Files.move(tmp, jar, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-        System.out.println(
-                "UpgradeOldClasses: "
-                        + upgraded
-                        + " class files older than Java 6 rewritten as Java 8 in "
-                        + jar);
+        if (upgraded == 0) {
+            // Quiet when it did its job (the launcher's build output is the user's terminal).
+            System.out.println(
+                    "UpgradeOldClasses: no class file in "
+                            + jar
+                            + " is older than Java 6 any more; this build step can go");
+        }
     }
 
     /** The class file's major version, or 0 when the bytes are not a class file. */
