@@ -35,6 +35,7 @@ import java.io.IOException;
  */
 final class JacksonReader {
     static final int RECORDS_PER_PARSER = 1 << 14;
+    private static final byte[] PRIMER = {' '};
 
     private static final JsonFactory FACTORY =
             JsonFactory.builder()
@@ -115,6 +116,18 @@ final class JacksonReader {
             feeder = (ByteArrayFeeder) parser.getNonBlockingInputFeeder();
             fedBytes = 0;
             recordsOnParser = 0;
+            // A fresh parser treats leading 0xEF as a byte order mark, a used one as a character:
+            // a space first makes every record read alike, whatever parser it lands on (the
+            // reader strips a file's real BOM before framing).
+            try {
+                feeder.feedInput(PRIMER, 0, PRIMER.length);
+                if (parser.nextToken() != JsonToken.NOT_AVAILABLE) {
+                    throw new IllegalStateException("a parser primed with a space read a token");
+                }
+            } catch (IOException e) {
+                throw new IllegalStateException(e);
+            }
+            fedBytes = PRIMER.length;
         }
         recordsOnParser++;
     }
