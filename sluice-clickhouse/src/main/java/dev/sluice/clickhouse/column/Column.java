@@ -158,6 +158,19 @@ public abstract class Column {
      */
     public abstract void appendRowsFrom(Column source, int[] rows, int from, int to);
 
+    /**
+     * Appends every row of {@code source}, in order: a concatenation. Columns with flat buffers
+     * copy them whole; the rest gather row by row. Same contract as {@link #appendRowsFrom}.
+     */
+    public void appendAll(Column source) {
+        int n = source.rows();
+        int[] all = new int[n];
+        for (int i = 0; i < n; i++) {
+            all[i] = i;
+        }
+        appendRowsFrom(source, all, 0, n);
+    }
+
     /** Checks the arguments of {@link #appendRowsFrom} and returns the source's row count. */
     protected final int checkGather(Column source, int[] rows, int from, int to) {
         if (source == this || !source.type.equals(type) || source.getClass() != getClass()) {

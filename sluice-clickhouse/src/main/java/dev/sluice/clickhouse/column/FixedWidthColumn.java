@@ -184,6 +184,16 @@ public abstract class FixedWidthColumn extends Column {
     }
 
     @Override
+    public final void appendAll(Column source) {
+        checkGather(source, new int[0], 0, 0);
+        FixedWidthColumn src = (FixedWidthColumn) source;
+        int n = src.rows;
+        int off = reserve(n);
+        System.arraycopy(src.data, 0, data, off, n * width);
+        rows += n;
+    }
+
+    @Override
     public final void appendRowsFrom(Column source, int[] rows, int from, int to) {
         int sourceRows = checkGather(source, rows, from, to);
         byte[] src = ((FixedWidthColumn) source).data;

@@ -313,6 +313,25 @@ public class StringColumn extends Column {
     }
 
     @Override
+    public final void appendAll(Column source) {
+        checkGather(source, new int[0], 0, 0);
+        StringColumn src = (StringColumn) source;
+        int n = src.rows;
+        if (this.rows + n > ends.length) {
+            ends = Arrays.copyOf(ends, grow(ends.length, this.rows + n));
+        }
+        ensureBytes(src.used);
+        System.arraycopy(src.bytes, 0, bytes, used, src.used);
+        int base = used;
+        int[] srcEnds = src.ends;
+        for (int i = 0; i < n; i++) {
+            ends[this.rows + i] = base + srcEnds[i];
+        }
+        this.rows += n;
+        used = base + src.used;
+    }
+
+    @Override
     public final void appendRowsFrom(Column source, int[] rows, int from, int to) {
         int sourceRows = checkGather(source, rows, from, to);
         StringColumn src = (StringColumn) source;

@@ -48,6 +48,33 @@ class AppendRowsFromTest {
         assertThat(ColumnTestSupport.values(decoded)).isEqualTo(expected);
     }
 
+    /** {@link Column#appendAll}: whole columns one after another, as a batch of segments is. */
+    @ParameterizedTest
+    @MethodSource("types")
+    void appendsWholeColumnsOneAfterAnother(String type) {
+        Random rnd = new Random(type.hashCode() * 31L);
+        Column target = ColumnFactory.create("c", type);
+        RandomRows.append(target, rnd, 3);
+        List<Object> expected = new ArrayList<>(ColumnTestSupport.values(target));
+        for (int size : new int[] {200, 0, 1, 77}) {
+            Column segment = ColumnFactory.create("c", type);
+            RandomRows.append(segment, rnd, size);
+            expected.addAll(ColumnTestSupport.values(segment));
+            target.appendAll(segment);
+            assertThat(segment.rows()).as("the source is left as it was").isEqualTo(size);
+        }
+        assertThat(target.rows()).isEqualTo(281);
+        assertThat(ColumnTestSupport.values(target)).isEqualTo(expected);
+        Column decoded = ColumnTestSupport.decode(type, ColumnTestSupport.encode(target), 281);
+        assertThat(ColumnTestSupport.values(decoded)).isEqualTo(expected);
+        assertThatThrownBy(() -> target.appendAll(target))
+                .isInstanceOf(IllegalArgumentException.class);
+        Column other = ColumnFactory.create("c", type.equals("String") ? "UInt8" : "String");
+        assertThatThrownBy(() -> target.appendAll(other))
+                .isInstanceOf(IllegalArgumentException.class);
+        assertThat(target.rows()).isEqualTo(281);
+    }
+
     @ParameterizedTest
     @MethodSource("types")
     void reversesAWholeColumn(String type) {

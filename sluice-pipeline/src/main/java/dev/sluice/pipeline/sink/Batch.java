@@ -313,19 +313,12 @@ public final class Batch {
         }
         Block to = Block.forHeader(names, first.typeNames());
         AbsentRows marks = new AbsentRows(first.columnCount());
-        int[] all = new int[0];
         int at = 0;
         for (Segment s : segments) {
             Block from = s.open().block();
             int rows = from.rows();
-            if (all.length < rows) {
-                all = new int[rows];
-                for (int i = 0; i < rows; i++) {
-                    all[i] = i;
-                }
-            }
             for (int c = 0; c < from.columnCount(); c++) {
-                to.column(c).appendRowsFrom(from.column(c), all, 0, rows);
+                to.column(c).appendAll(from.column(c));
             }
             AbsentRows a = s.open().absentRows();
             for (int c = 0; c < a.columns(); c++) {

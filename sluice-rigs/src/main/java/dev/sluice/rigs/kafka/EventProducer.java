@@ -2,7 +2,12 @@ package dev.sluice.rigs.kafka;
 
 import dev.sluice.rigs.data.EventsData;
 import dev.sluice.rigs.data.EventsFiles;
+import java.io.BufferedOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
@@ -63,6 +68,16 @@ final class EventProducer implements AutoCloseable {
             sb.append(c);
         }
         return sb.append("\"}").toString().getBytes(StandardCharsets.UTF_8);
+    }
+
+    /** Writes the records {@link #backlog} would send, one per line, to {@code file}. */
+    void writeFile(Path file, long count) throws IOException {
+        try (OutputStream out = new BufferedOutputStream(Files.newOutputStream(file), 1 << 20)) {
+            for (long i = 0; i < count; i++) {
+                out.write(lines[(int) (i % data.rows)]);
+                out.write('\n');
+            }
+        }
     }
 
     /** Sends {@code count} records as fast as the broker takes them; returns records/s. */

@@ -10,6 +10,7 @@ import dev.sluice.pipeline.spec.PipelineSpec.BatchSpec;
 import dev.sluice.pipeline.spec.PipelineSpec.CheckpointSpec;
 import dev.sluice.pipeline.spec.PipelineSpec.DecodeSpec;
 import dev.sluice.pipeline.spec.PipelineSpec.ErrorsSpec;
+import dev.sluice.pipeline.spec.PipelineSpec.FileSource;
 import dev.sluice.pipeline.spec.PipelineSpec.Format;
 import dev.sluice.pipeline.spec.PipelineSpec.KafkaSource;
 import dev.sluice.pipeline.spec.PipelineSpec.ShardSpec;
@@ -28,6 +29,9 @@ import dev.sluice.rigs.run.PipelineWindow;
 import dev.sluice.rigs.run.ProcessCpu;
 import dev.sluice.rigs.verdict.Sizing;
 import dev.sluice.rigs.verdict.VerdictRule;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -39,6 +43,7 @@ import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.UnaryOperator;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
@@ -51,23 +56,46 @@ import org.apache.kafka.clients.admin.NewTopic;
  *   <li>{@code backlog}: the topic is filled first; a fresh group drains it from the earliest
  *       offset, and the window's rate of {@code etl_sink_records_total} is the figure, with a
  *       limiter verdict;
- *   <li>{@code paced}: a producer sends at {@code --rate} while the pipeline runs; every row's
- *       latency from its Kafka timestamp to ClickHouse's acknowledgement of its INSERT gives p50
- *       and p99.
+ *   <li>{@code file}: the yardstick — the same records, one per line, read from a file by the same
+ *       pipeline (threads, decoder, batches, sink; checkpoints and ledger in a directory, as {@code
+ *       sluice load} keeps them) into the same table; the Kafka path is judged by its ratio to
+ *       this;
+ *   <li>{@code paced}: a producer sends at {@code --rate} while the pipeline runs — {@code half}:
+ *       half the backlog arm's median rate at the same thread count in this run, so paced arms run
+ *       after the others in each repetition — and every row's latency from its Kafka timestamp to
+ *       ClickHouse's acknowledgement of its INSERT gives p50 and p99.
  * </ul>
+ *
+ * <p>Arms that are not paced carry {@code rate=-}, so the report can tell the throughput arms from
+ * the latency arms.
  */
 public final class KafkaRig implements Rig {
     public static final String NAME = "kafka";
 
     static final String COLUMNS = EventsData.COLUMNS_DDL + ", _timestamp UInt64";
 
+    /** The paced rate that is half the backlog arm's measured rate. */
+    static final String HALF = "half";
+
+    /** The rate of arms that are not paced. */
+    static final String NOT_PACED = "-";
+
+    private static final List<String> MODES = List.of("backlog", "file", "paced");
+
+    /**
+     * The file arm reads its file up to this many times (through hard links, one partition each),
+     * so that it outlasts warm-up and window like the backlog does: the file path is faster.
+     */
+    static final int FILE_PASSES = 8;
+
     private static final List<Axis> AXES =
             List.of(
                     new Axis(
                             "mode",
-                            List.of("backlog", "paced"),
-                            List.of("backlog", "paced"),
-                            "backlog (throughput) or paced (latency)"),
+                            List.of("backlog", "file", "paced"),
+                            List.of("backlog", "file", "paced"),
+                            "backlog (Kafka throughput), file (the same records from a file: the"
+                                    + " yardstick) or paced (latency)"),
                     new Axis(
                             "threads",
                             List.of("1", "2"),
@@ -81,9 +109,10 @@ public final class KafkaRig implements Rig {
                             "backlog records produced before the run"),
                     new Axis(
                             "rate",
-                            List.of("50000"),
-                            List.of("20000"),
-                            "paced: records per second produced"),
+                            List.of(HALF),
+                            List.of(HALF),
+                            "paced: records per second produced, or half: half the backlog"
+                                    + " arm's rate at the same threads in this run"),
                     new Axis("linger", List.of("1s"), List.of("1s"), "batch.linger (ms or s)"));
 
     @Override
@@ -109,25 +138,33 @@ public final class KafkaRig implements Rig {
                 throw new IllegalArgumentException("--" + single + " takes one value, not a list");
             }
         }
-        axes.get("mode").forEach(v -> Units.oneOf(v, "mode", List.of("backlog", "paced")));
+        axes.get("mode").forEach(v -> Units.oneOf(v, "mode", MODES));
         axes.get("threads").forEach(v -> Units.positiveInt(v, "threads"));
         Units.positiveInt(axes.get("partitions").get(0), "partitions");
         Units.positiveInt(axes.get("records").get(0), "records");
-        Units.positiveInt(axes.get("rate").get(0), "rate");
+        String rate = axes.get("rate").get(0);
+        if (!rate.equals(HALF)) {
+            Units.positiveInt(rate, "rate");
+        }
+        if (rate.equals(HALF)
+                && axes.get("mode").contains("paced")
+                && !axes.get("mode").contains("backlog")) {
+            throw new IllegalArgumentException(
+                    "--rate half paces at half the backlog arm's rate: add --mode backlog, or give"
+                            + " a rate in records per second");
+        }
         linger(axes.get("linger").get(0));
     }
 
     @Override
     public void run(BenchContext ctx, Map<String, List<String>> axes) throws Exception {
-        List<String> modes =
-                axes.get("mode").stream()
-                        .map(v -> Units.oneOf(v, "mode", List.of("backlog", "paced")))
-                        .toList();
+        check(axes);
+        List<String> modes = axes.get("mode");
         List<Integer> threads =
                 axes.get("threads").stream().map(v -> Units.positiveInt(v, "threads")).toList();
         int partitions = Units.positiveInt(axes.get("partitions").get(0), "partitions");
         int records = Units.positiveInt(axes.get("records").get(0), "records");
-        int rate = Units.positiveInt(axes.get("rate").get(0), "rate");
+        String rate = axes.get("rate").get(0);
         Duration linger = linger(axes.get("linger").get(0));
         List<Map<String, Object>> arms = new ArrayList<>();
         for (String m : modes) {
@@ -137,7 +174,7 @@ public final class KafkaRig implements Rig {
                 arm.put("threads", t);
                 arm.put("partitions", partitions);
                 arm.put("records", records);
-                arm.put("rate", rate);
+                arm.put("rate", m.equals("paced") ? rate : NOT_PACED);
                 arm.put("linger", axes.get("linger").get(0));
                 arms.add(arm);
             }
@@ -154,6 +191,26 @@ public final class KafkaRig implements Rig {
                                 Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap));
                 EventProducer producer = new EventProducer(bootstrap, data)) {
             double produced = 0;
+            List<Path> files = new ArrayList<>();
+            if (modes.contains("file")) {
+                Path file = ctx.workDir().resolve("kafka-rig-" + run + ".ndjson");
+                ctx.progress()
+                        .note(
+                                String.format(
+                                        Locale.ROOT,
+                                        "writing the same %,d records to %s...",
+                                        records,
+                                        file));
+                producer.writeFile(file, records);
+                files.add(file);
+                for (int pass = 2; pass <= FILE_PASSES; pass++) {
+                    files.add(
+                            Files.createLink(
+                                    ctx.workDir()
+                                            .resolve("kafka-rig-" + run + "-" + pass + ".ndjson"),
+                                    file));
+                }
+            }
             if (modes.contains("backlog")) {
                 create(admin, backlogTopic, partitions);
                 topics.add(backlogTopic);
@@ -172,12 +229,22 @@ public final class KafkaRig implements Rig {
                                         "backlog produced at %,.0f records/s",
                                         produced));
             }
+            Map<Integer, List<Double>> backlogRates = new LinkedHashMap<>();
             try {
                 int seq = 0;
                 for (int rep = 1; rep <= ctx.reps(); rep++) {
-                    for (Map<String, Object> arm : Arms.order(arms, rep)) {
+                    for (Map<String, Object> arm : inRunOrder(arms, rep)) {
                         ctx.progress().arm(arms.indexOf(arm) + 1, rep, Arms.label(arm));
                         boolean paced = arm.get("mode").equals("paced");
+                        boolean fromFile = arm.get("mode").equals("file");
+                        int t = (Integer) arm.get("threads");
+                        double pacedRate = 0;
+                        if (paced) {
+                            pacedRate =
+                                    rate.equals(HALF)
+                                            ? half(backlogRates.get(t))
+                                            : Integer.parseInt(rate);
+                        }
                         String topic = backlogTopic;
                         if (paced) {
                             topic = "sluice-bench-paced-" + run + "-" + (++seq);
@@ -185,21 +252,39 @@ public final class KafkaRig implements Rig {
                             topics.add(topic);
                         }
                         String table = ctx.newTable(Target.DATABASE, "kafka");
-                        BenchRecord r =
-                                runRep(
-                                        ctx,
-                                        arm,
-                                        rep,
-                                        base,
-                                        bootstrap,
-                                        topic,
-                                        table,
-                                        (Integer) arm.get("threads"),
-                                        linger,
-                                        paced ? producer : null,
-                                        rate,
-                                        records,
-                                        produced);
+                        BenchRecord r;
+                        if (paced && pacedRate <= 0) {
+                            r =
+                                    ctx.record(NAME, arm, rep, Map.of("base_arm", base))
+                                            .failed(
+                                                    "rate=half paces at half the backlog arm's"
+                                                            + " rate with threads="
+                                                            + t
+                                                            + ", and no such arm succeeded before"
+                                                            + " it in this run");
+                        } else {
+                            r =
+                                    runRep(
+                                            ctx,
+                                            arm,
+                                            rep,
+                                            base,
+                                            bootstrap,
+                                            fromFile ? null : topic,
+                                            fromFile ? files : null,
+                                            table,
+                                            t,
+                                            linger,
+                                            paced ? producer : null,
+                                            (long) Math.ceil(pacedRate),
+                                            records,
+                                            produced);
+                        }
+                        if (arm.get("mode").equals("backlog") && r.ok()) {
+                            backlogRates
+                                    .computeIfAbsent(t, k -> new ArrayList<>())
+                                    .add(((Number) r.get("rows_per_s")).doubleValue());
+                        }
                         ctx.write(r);
                         ctx.progress()
                                 .repDone(
@@ -225,8 +310,36 @@ public final class KafkaRig implements Rig {
             } finally {
                 // the test broker keeps everything (no retention): leave no topic behind
                 admin.deleteTopics(topics).all().get(60, TimeUnit.SECONDS);
+                for (Path f : files) {
+                    Files.deleteIfExists(f);
+                }
             }
         }
+    }
+
+    /**
+     * A repetition's arms in run order ({@link Arms#order}), the paced ones last: a paced arm at
+     * {@code rate=half} needs this repetition's backlog figure.
+     */
+    static List<Map<String, Object>> inRunOrder(List<Map<String, Object>> arms, int rep) {
+        List<Map<String, Object>> ordered = new ArrayList<>(Arms.order(arms, rep));
+        List<Map<String, Object>> paced =
+                ordered.stream().filter(a -> "paced".equals(a.get("mode"))).toList();
+        ordered.removeAll(paced);
+        ordered.addAll(paced);
+        return ordered;
+    }
+
+    /** Half the median of the backlog rates measured so far; 0 when there are none. */
+    static double half(List<Double> backlogRates) {
+        if (backlogRates == null || backlogRates.isEmpty()) {
+            return 0;
+        }
+        List<Double> sorted = backlogRates.stream().sorted().toList();
+        int n = sorted.size();
+        double median =
+                n % 2 == 1 ? sorted.get(n / 2) : (sorted.get(n / 2 - 1) + sorted.get(n / 2)) / 2;
+        return median / 2;
     }
 
     private static Duration linger(String v) {
@@ -259,11 +372,12 @@ public final class KafkaRig implements Rig {
             Map<String, Object> base,
             String bootstrap,
             String topic,
+            List<Path> files,
             String table,
             int threads,
             Duration linger,
             EventProducer producer,
-            int rate,
+            long rate,
             int records,
             double producedRate)
             throws Exception {
@@ -275,11 +389,13 @@ public final class KafkaRig implements Rig {
                         + " ("
                         + COLUMNS
                         + ") ENGINE = MergeTree ORDER BY (tenant, ts)");
-        PipelineSpec spec =
-                new PipelineSpec(
-                        "bench-kafka",
-                        threads,
-                        new KafkaSource(
+        PipelineSpec.SourceSpec source =
+                files != null
+                        ? new FileSource(
+                                files.stream().map(Path::toString).toList(),
+                                false,
+                                ConfigDefaults.MAX_RECORD_BYTES)
+                        : new KafkaSource(
                                 bootstrap,
                                 List.of(topic),
                                 null,
@@ -288,7 +404,16 @@ public final class KafkaRig implements Rig {
                                 Duration.ofMinutes(1),
                                 "consumer",
                                 Map.of(),
-                                ConfigDefaults.MAX_RECORD_BYTES),
+                                ConfigDefaults.MAX_RECORD_BYTES);
+        // The file arm keeps its checkpoints and ledger on disk, as `sluice load` does; the Kafka
+        // arms commit offsets (and the ledger in their metadata) to the broker.
+        Path checkpoints =
+                files != null ? Files.createTempDirectory(ctx.workDir(), "kafka-rig-ckpt") : null;
+        PipelineSpec spec =
+                new PipelineSpec(
+                        "bench-kafka",
+                        threads,
+                        source,
                         new DecodeSpec(Format.JSON, List.of(), false, Map.of(), false, ','),
                         List.of(),
                         new SinkSpec(
@@ -307,17 +432,37 @@ public final class KafkaRig implements Rig {
                                 ErrorPolicy.FAIL, ConfigDefaults.deadLetterPath("bench"), -1),
                         new BackpressureSpec(
                                 0, ConfigDefaults.HIGH_WATERMARK, ConfigDefaults.LOW_WATERMARK),
-                        new CheckpointSpec(ConfigDefaults.CHECKPOINT_INTERVAL, null),
+                        new CheckpointSpec(ConfigDefaults.CHECKPOINT_INTERVAL, checkpoints),
                         new PipelineSpec.AdminSpec(null));
         Map<String, Object> settings = new LinkedHashMap<>();
         settings.put("base_arm", base);
         settings.put(
                 "fixture",
                 "Kafka JSON events (payload arena 2048) → MergeTree ORDER BY (tenant, ts)");
-        settings.put("topic", topic);
+        if (files != null) {
+            settings.put(
+                    "source",
+                    "file "
+                            + files.get(0).getFileName()
+                            + " (NDJSON, the same records), read up to "
+                            + FILE_PASSES
+                            + " times through hard links so that it outlasts the window");
+            settings.put(
+                    "file_arm_note",
+                    "_timestamp is not in the file: the column takes its DEFAULT, filled by the"
+                            + " client");
+        } else {
+            settings.put("source", "kafka");
+            settings.put("topic", topic);
+        }
+        if (producer != null) {
+            settings.put("paced_rate", rate);
+        }
         settings.put("batch_max_rows", ConfigDefaults.BATCH_MAX_ROWS);
         settings.put("batch_max_bytes", ConfigDefaults.BATCH_MAX_BYTES);
-        settings.put("group_protocol", "consumer");
+        if (files == null) {
+            settings.put("group_protocol", "consumer");
+        }
         if (producer == null) {
             settings.put("backlog_produce_rate", producedRate);
         }
@@ -341,7 +486,11 @@ public final class KafkaRig implements Rig {
             PipelineWindow.Outcome o =
                     PipelineWindow.run(
                             spec,
-                            new BenchFactories(spec, InputFormat.NATIVE, probe),
+                            new BenchFactories(
+                                    spec,
+                                    InputFormat.NATIVE,
+                                    // the file has no _timestamp to measure latency from
+                                    files != null ? UnaryOperator.identity() : probe),
                             ctx.options().warmup(),
                             ctx.options().window(),
                             ctx.progress(),
@@ -369,6 +518,9 @@ public final class KafkaRig implements Rig {
             r.extra(
                     "client_cpu_includes",
                     producer != null ? "the paced producer (same JVM)" : "the pipeline only");
+            if (files != null) {
+                r.extra("checkpoint_dir", "on disk (fsynced ledger), as sluice load");
+            }
             ctx.serverCpu().measure(o.serverFrom(), o.serverTo(), table, r);
             int slots =
                     spec.threads() + spec.sink().shards().size() * spec.sink().inflightPerShard();
@@ -388,7 +540,8 @@ public final class KafkaRig implements Rig {
             r.extra("latency_p99_s", p99);
             r.extra("source_records_window", o.delta("etl_source_records_total"));
             long read = o.result().stats().recordsRead();
-            boolean exhausted = producer == null && read >= records;
+            long available = files != null ? (long) records * FILE_PASSES : records;
+            boolean exhausted = producer == null && read >= available;
             Parts.record(target, table, r);
             long landed = target.queryLong("SELECT count() FROM " + table);
             long acked = o.result().stats().rowsWritten();
@@ -411,7 +564,7 @@ public final class KafkaRig implements Rig {
                                 Locale.ROOT,
                                 "the backlog of %,d records ran out before the window ended, so"
                                         + " the rate is not the pipeline's: produce more (--records)",
-                                records));
+                                available));
             }
             return r;
         } finally {
@@ -421,10 +574,21 @@ public final class KafkaRig implements Rig {
                 r.extra("paced_records_sent", sent.get());
             }
             target.execute("DROP TABLE IF EXISTS " + table);
+            if (checkpoints != null) {
+                deleteTree(checkpoints);
+            }
+        }
+    }
+
+    private static void deleteTree(Path dir) throws IOException {
+        try (var paths = Files.walk(dir)) {
+            for (Path p : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(p);
+            }
         }
     }
 
     static Set<String> modes() {
-        return Set.of("backlog", "paced");
+        return Set.copyOf(MODES);
     }
 }

@@ -15,6 +15,7 @@ final class Readings {
             case "sat-threads", "sat-engine" -> ceiling(v);
             case "peers" -> peers(v);
             case "kafka-latency" -> latency(v);
+            case "kafka-backlog" -> kafkaBesideFile(v);
             case "cmp-bytes" -> best(v, true);
             default -> best(v, false);
         };
@@ -149,19 +150,80 @@ final class Readings {
             Stats p99 = r.stats(Metric.extra("latency_p99_s", ""));
             Stats rate = r.stats(Metric.ROWS_PER_S);
             if (p50 != null && p99 != null && rate != null) {
+                Double linger = seconds(r.axis("linger"));
                 parts.add(
                         String.format(
                                 Locale.ROOT,
-                                "%s: p50 %.3f s, p99 %.3f s at %s rows/s (median of %d)",
+                                "%s: p50 %.3f s, p99 %.3f s at %s rows/s (median of %d)%s",
                                 v.shortLabel(r),
                                 p50.median(),
                                 p99.median(),
                                 Fmt.number("rows_per_s", rate.median()),
-                                p50.n()));
+                                p50.n(),
+                                linger == null
+                                        ? ""
+                                        : String.format(
+                                                Locale.ROOT,
+                                                ", %s the target p99 ≤ linger + 1 s = %.1f s",
+                                                p99.median() <= linger + 1 ? "within" : "OVER",
+                                                linger + 1)));
             }
         }
         return parts.isEmpty()
                 ? "Nothing measured in this section."
+                : String.join("; ", parts) + ".";
+    }
+
+    /** A linger axis value ({@code 1s}, {@code 200ms}) in seconds; null when it is neither. */
+    static Double seconds(String v) {
+        try {
+            if (v.endsWith("ms")) {
+                return Double.parseDouble(v.substring(0, v.length() - 2)) / 1000;
+            }
+            if (v.endsWith("s")) {
+                return Double.parseDouble(v.substring(0, v.length() - 1));
+            }
+        } catch (NumberFormatException e) {
+            // not a duration
+        }
+        return null;
+    }
+
+    /** The Kafka path's rate as a share of the file path's, per thread count. */
+    static String kafkaBesideFile(SectionView v) {
+        List<String> parts = new ArrayList<>();
+        for (String x : v.categories) {
+            ArmRow kafka = null;
+            ArmRow file = null;
+            for (ArmRow r : v.rows) {
+                if (r.axis(v.section.x()).equals(x)) {
+                    if (r.axis("mode").equals("backlog")) {
+                        kafka = r;
+                    } else if (r.axis("mode").equals("file")) {
+                        file = r;
+                    }
+                }
+            }
+            Stats k = kafka == null ? null : kafka.stats(Metric.ROWS_PER_S);
+            Stats f = file == null ? null : file.stats(Metric.ROWS_PER_S);
+            if (k != null && f != null && f.median() > 0) {
+                double ratio = k.median() / f.median();
+                parts.add(
+                        String.format(
+                                Locale.ROOT,
+                                "threads=%s: Kafka %s rows/s = %.2f× the file path's %s (%s the"
+                                        + " target ≥ 0.9×; verdicts %s / %s)",
+                                x,
+                                Fmt.number("rows_per_s", k.median()),
+                                ratio,
+                                Fmt.number("rows_per_s", f.median()),
+                                ratio >= 0.9 ? "meets" : "BELOW",
+                                String.join(",", kafka.verdicts().keySet()),
+                                String.join(",", file.verdicts().keySet())));
+            }
+        }
+        return parts.isEmpty()
+                ? best(v, false) + " (no Kafka and file arms to compare)"
                 : String.join("; ", parts) + ".";
     }
 

@@ -228,11 +228,12 @@ final class RigSections {
                             new Section(
                                     "kafka-backlog",
                                     rig,
-                                    "Kafka → Sluice → ClickHouse: draining a backlog",
-                                    List.of("threads"),
-                                    Map.of("mode", "backlog"),
+                                    "Kafka → Sluice → ClickHouse draining a backlog, beside the same"
+                                            + " records from a file",
+                                    List.of("threads", "mode"),
+                                    Map.of("rate", "-"),
                                     "threads",
-                                    List.of(),
+                                    List.of("mode"),
                                     Metric.ROWS_PER_S,
                                     List.of(
                                             Metric.ROWS_PER_S,
@@ -240,12 +241,15 @@ final class RigSections {
                                             Metric.SERVER_US_PER_ROW),
                                     "bar",
                                     true,
-                                    null),
+                                    "The same pipeline (threads, JSON decoder, batches, sink) into"
+                                            + " the same table; only the source differs. The file"
+                                            + " arm is the yardstick: the Kafka path's target is"
+                                            + " ≥ 0.9× its rate."),
                             new Section(
                                     "kafka-latency",
                                     rig,
                                     "End-to-end latency at a paced rate (produce → ClickHouse ack)",
-                                    List.of("threads"),
+                                    List.of("threads", "rate"),
                                     Map.of("mode", "paced"),
                                     "threads",
                                     List.of(),
@@ -256,7 +260,9 @@ final class RigSections {
                                             Metric.ROWS_PER_S),
                                     "bar",
                                     true,
-                                    null));
+                                    "rate=half: half the backlog arm's median rate at the same"
+                                            + " thread count in this run. Target: p99 ≤ linger +"
+                                            + " 1 s."));
             default -> List.of();
         };
     }
