@@ -1,8 +1,10 @@
 package dev.sluice.connect;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.sluice.clickhouse.client.NativeConnection;
+import dev.sluice.clickhouse.it.TestCluster;
 import dev.sluice.clickhouse.it.TestServer;
 import dev.sluice.kafka.it.TestKafka;
 import dev.sluice.kafka.it.TestRecord;
@@ -15,7 +17,9 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
+import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -135,6 +139,9 @@ class ClickHouseSinkIT {
     @Test
     void theConnectorLoadsFromItsPluginInAnIsolatedClassLoader() throws Exception {
         try (ConnectWorker w = ConnectWorker.start(ConnectWorker.tempOffsets())) {
+            assertThatThrownBy(() -> Class.forName(ConnectWorker.CONNECTOR))
+                    .as("the connector is not on the test's class path")
+                    .isInstanceOf(ClassNotFoundException.class);
             ClassLoader loader = w.connectorLoader();
             assertThat(loader.getClass().getName())
                     .isEqualTo("org.apache.kafka.connect.runtime.isolation.PluginClassLoader");
@@ -152,8 +159,11 @@ class ClickHouseSinkIT {
         int n = 3_000;
         TestKafka.produce(topic, n, i -> TestRecord.of("k" + i, json(i)).withPartition(i % 3));
         String name = "json-" + System.nanoTime();
+        Map<String, String> c = config(topic, table);
+        c.put("tasks.max", "2"); // two tasks share the three partitions
         try (ConnectWorker w = ConnectWorker.start(ConnectWorker.tempOffsets())) {
-            w.putConnector(name, config(topic, table));
+            w.putConnector(name, c);
+            await("two tasks running", () -> w.tasks(name).size() == 2);
             awaitCommitted(name, topic, w);
         }
         List<List<Object>> rows = rows(table);
@@ -275,6 +285,68 @@ class ClickHouseSinkIT {
             all.add(i);
         }
         assertThat(ids).isEqualTo(all);
+    }
+
+    @Test
+    void aReplayOfBatchesSealedBySizeIsDroppedByAReplicatedTable() throws Exception {
+        TestCluster.require();
+        String topic = TestKafka.newTopic("connect_replay", 2);
+        String table = TestCluster.newTable("connect_replay");
+        TestCluster.execute(
+                1,
+                "CREATE TABLE "
+                        + table
+                        + " "
+                        + COLUMNS
+                        + " "
+                        + TestCluster.replicatedEngine(table, "id"));
+        int n = 4_000; // 2,000 per partition: four batches of 500 each, all sealed by size
+        TestKafka.produce(topic, n, i -> TestRecord.value(json(i)).withPartition(i % 2));
+        String name = "replay-" + System.nanoTime();
+        Map<String, String> c = config(topic, table);
+        c.put("clickhouse.url", TestCluster.url(1));
+        c.put("batch.max.records", "500");
+        c.put("batch.linger.ms", "600000");
+        long duplicates0 = event("DuplicatedInsertedBlocks");
+        try (ConnectWorker w = ConnectWorker.start(ConnectWorker.tempOffsets())) {
+            w.putConnector(name, c);
+            awaitCommitted(name, topic, w);
+        }
+        assertThat(TestCluster.single(1, "SELECT count() FROM " + table)).isEqualTo(n);
+        long duplicates1 = event("DuplicatedInsertedBlocks");
+        // Back to the start, as after a crash before any commit: every batch is sent again.
+        Map<TopicPartition, OffsetAndMetadata> zero = new HashMap<>();
+        for (TopicPartition tp : TestKafka.endOffsets(topic).keySet()) {
+            zero.put(tp, new OffsetAndMetadata(0));
+        }
+        try (Admin admin = TestKafka.admin()) {
+            admin.alterConsumerGroupOffsets(group(name), zero).all().get(60, TimeUnit.SECONDS);
+        }
+        try (ConnectWorker w = ConnectWorker.start(ConnectWorker.tempOffsets())) {
+            w.putConnector(name, c);
+            awaitCommitted(name, topic, w);
+        }
+        long duplicates2 = event("DuplicatedInsertedBlocks");
+        assertThat(duplicates1 - duplicates0).as("duplicate blocks the first time").isZero();
+        assertThat(duplicates2 - duplicates1)
+                .as("every batch of the replay came again, block for block, and was dropped")
+                .isEqualTo(8);
+        List<List<Object>> rows;
+        try (NativeConnection conn = TestCluster.connect(1)) {
+            rows =
+                    conn.queryRows(
+                            "SELECT id, name, amount, ts, note FROM " + table + " ORDER BY id");
+        }
+        assertThat(rows).hasSize(n);
+        for (int i = 0; i < n; i++) {
+            assertThat(rows.get(i)).as("row %d", i).isEqualTo(expected(i));
+        }
+    }
+
+    /** Server 1's count of {@code system.events} event {@code name} (0 before it happens). */
+    private static long event(String name) {
+        return TestCluster.single(
+                1, "SELECT toUInt64(sum(value)) FROM system.events WHERE event = '" + name + "'");
     }
 
     @Test
