@@ -102,6 +102,10 @@ public final class ClickHouseWriter implements BatchQueue, AutoCloseable {
     private final AtomicLong sequence = new AtomicLong();
     private final Coalescer coalescer;
     private final Set<Submission> pending = ConcurrentHashMap.newKeySet();
+    // failures since the last flush(), which reports them (guarded by failuresLock)
+    private final Object failuresLock = new Object();
+    private WriterException firstFailure;
+    private int failures;
     private volatile boolean closed;
 
     private ClickHouseWriter(Builder b, SinkSpec sink, TableLayout layout) {
@@ -333,34 +337,34 @@ public final class ClickHouseWriter implements BatchQueue, AutoCloseable {
      * Sends what the writer is gathering and waits until every submission made before this call is
      * settled.
      *
-     * @throws WriterException when any of them failed (the first failure's message, and how many)
+     * @throws WriterException when any submission failed since the previous {@code flush()} — while
+     *     this one waited or before it was called — with the first failure's message and how many;
+     *     each failure is reported by one flush
      * @throws InterruptedException when interrupted while waiting
      */
     public void flush() throws InterruptedException {
-        coalescer.seal(SealReason.FLUSH);
+        // taken before sealing: a batch sealed here may fail and settle before the copy
         List<Submission> awaited = new ArrayList<>(pending);
-        WriterException first = null;
-        int failed = 0;
+        coalescer.seal(SealReason.FLUSH);
         for (Submission s : awaited) {
             try {
                 s.completion.get();
             } catch (ExecutionException e) {
-                failed++;
-                if (first == null) {
-                    first =
-                            e.getCause() instanceof WriterException w
-                                    ? w
-                                    : new WriterException(
-                                            String.valueOf(e.getCause()), e.getCause());
-                }
+                // noted by settled() before the completion failed: reported below
             }
         }
-        if (first != null) {
+        WriterException first;
+        int failed;
+        synchronized (failuresLock) {
+            first = firstFailure;
+            failed = failures;
+            firstFailure = null;
+            failures = 0;
+        }
+        if (failed > 0) {
             throw new WriterException(
                     (failed == 1 ? "a submission" : failed + " submissions")
-                            + " of "
-                            + awaited.size()
-                            + " awaited failed: "
+                            + " failed since the last flush: "
                             + first.getMessage(),
                     first);
         }
@@ -454,6 +458,14 @@ public final class ClickHouseWriter implements BatchQueue, AutoCloseable {
     }
 
     private void settled(Submission s) {
+        if (s.failure != null) {
+            synchronized (failuresLock) {
+                if (firstFailure == null) {
+                    firstFailure = s.failure;
+                }
+                failures++;
+            }
+        }
         pending.remove(s);
         limit.release(s.bytes);
     }

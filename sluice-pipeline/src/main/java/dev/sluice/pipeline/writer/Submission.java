@@ -18,6 +18,9 @@ final class Submission implements BatchOwner {
     final long bytes;
     private final Consumer<Submission> onSettled;
 
+    /** Why the rows were not written; set before {@link #onSettled} runs and the completion. */
+    volatile WriterException failure;
+
     Submission(long rows, long bytes, Consumer<Submission> onSettled) {
         this.rows = rows;
         this.bytes = bytes;
@@ -26,11 +29,15 @@ final class Submission implements BatchOwner {
 
     @Override
     public void settled(Batch batch) {
-        onSettled.accept(this);
-        if (batch.outcome() == Batch.Outcome.WRITTEN) {
+        boolean written = batch.outcome() == Batch.Outcome.WRITTEN;
+        if (!written) {
+            failure = failure(batch);
+        }
+        onSettled.accept(this); // before the completion: whoever waits on it sees the failure noted
+        if (written) {
             completion.complete(new Written(rows, batch.token()));
         } else {
-            completion.completeExceptionally(failure(batch));
+            completion.completeExceptionally(failure);
         }
     }
 

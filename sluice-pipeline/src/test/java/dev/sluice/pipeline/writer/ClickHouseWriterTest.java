@@ -235,10 +235,27 @@ class ClickHouseWriterTest {
             CompletableFuture<Written> done = w.submit(rows(w, 0, 2));
             assertThatThrownBy(w::flush)
                     .isInstanceOf(WriterException.class)
-                    .hasMessageContaining("a submission of 1 awaited failed")
+                    .hasMessageContaining("a submission failed since the last flush")
                     .hasMessageContaining("gave up after 2 attempts")
                     .hasMessageContaining("Too many parts");
             assertThat(done).isCompletedExceptionally();
+            w.flush(); // reported once: nothing failed since
+        }
+    }
+
+    @Test
+    void aFailureSettledBeforeFlushIsCalledIsStillReportedByIt() throws Exception {
+        replica.failNext(serverError(60, "Table test.t doesn't exist."));
+        try (ClickHouseWriter w = builder().build()) {
+            CompletableFuture<Written> done = w.submit(rows(w, 0, 2), "t-early");
+            assertThatThrownBy(() -> done.get(10, TimeUnit.SECONDS))
+                    .isInstanceOf(ExecutionException.class);
+            assertThat(w.submit(rows(w, 2, 1), "t-late").get(10, TimeUnit.SECONDS).rows())
+                    .isEqualTo(1);
+            assertThatThrownBy(w::flush)
+                    .isInstanceOf(WriterException.class)
+                    .hasMessageContaining("a submission failed since the last flush")
+                    .hasMessageContaining("doesn't exist");
         }
     }
 
