@@ -78,26 +78,40 @@ public final class ClickHouseSink<T> implements Sink<T> {
     @Override
     public SinkWriter<T> createWriter(WriterInitContext context) throws IOException {
         int subtask = context.getTaskInfo().getIndexOfThisSubtask();
-        ClickHouseWriter writer;
-        try {
-            writer =
-                    ClickHouseWriter.builder(url, table)
-                            .name("flink-" + subtask)
-                            .inflightPerShard(inflightPerShard)
-                            .maxInflightBytes(maxInflightBytes)
-                            .settings(settings)
-                            .threadNamePrefix("sluice-flink-" + subtask + "-shard")
-                            .build();
-        } catch (RuntimeException e) {
-            throw new IOException("ClickHouse sink into " + table + ": " + e.getMessage(), e);
-        }
         return new ClickHouseSinkWriter<>(
-                writer,
+                openWriter("flink-" + subtask),
                 fields,
                 chunkRows,
                 lingerMillis * 1_000_000L,
                 context.metricGroup(),
                 "subtask " + subtask + " of the ClickHouse sink into " + table);
+    }
+
+    /** A writer into the sink's table with the sink's options. */
+    ClickHouseWriter openWriter(String name) throws IOException {
+        try {
+            return ClickHouseWriter.builder(url, table)
+                    .name(name)
+                    .inflightPerShard(inflightPerShard)
+                    .maxInflightBytes(maxInflightBytes)
+                    .settings(settings)
+                    .threadNamePrefix("sluice-" + name + "-shard")
+                    .build();
+        } catch (RuntimeException e) {
+            throw new IOException("ClickHouse sink into " + table + ": " + e.getMessage(), e);
+        }
+    }
+
+    String table() {
+        return table;
+    }
+
+    RecordFields<T> fields() {
+        return fields;
+    }
+
+    int chunkRows() {
+        return chunkRows;
     }
 
     /** Options of a {@link ClickHouseSink}. */
@@ -159,8 +173,18 @@ public final class ClickHouseSink<T> implements Sink<T> {
             return this;
         }
 
+        /** The at-least-once sink: rows are written as they come, checkpoints wait for them. */
         public ClickHouseSink<T> build() {
             return new ClickHouseSink<>(this);
+        }
+
+        /**
+         * The exactly-once sink for tables that deduplicate: rows are written once their checkpoint
+         * completed, in batches of at most {@code chunkRows} with tokens kept in the checkpoint
+         * ({@link ClickHouseExactlyOnceSink}).
+         */
+        public ClickHouseExactlyOnceSink<T> buildExactlyOnce() {
+            return new ClickHouseExactlyOnceSink<>(new ClickHouseSink<>(this));
         }
     }
 }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.sluice.clickhouse.client.NativeConnection;
+import dev.sluice.clickhouse.it.TestCluster;
 import dev.sluice.clickhouse.it.TestServer;
 import java.math.BigDecimal;
 import java.time.Duration;
@@ -150,6 +151,8 @@ class ClickHouseSinkIT {
 
     @Test
     void aJobThatFailsAfterACheckpointAndRestartsFromItLosesNothing() throws Exception {
+        FailOnceAfterACheckpoint.FAILED.set(false);
+        FailOnceAfterACheckpoint.CHECKPOINTS_BEFORE_FAILURE.set(0);
         String table = table("flink_restart");
         int n = 40_000;
         StreamExecutionEnvironment env = env(3);
@@ -174,6 +177,43 @@ class ClickHouseSinkIT {
         }
         assertThat(ids).hasSize(n);
         assertThat(ids).allMatch(id -> id >= 0 && id < n);
+    }
+
+    @Test
+    void exactlyOnceOnAReplicatedTableAJobThatFailsAndRestartsWritesEveryRowOnce()
+            throws Exception {
+        TestCluster.require();
+        FailOnceAfterACheckpoint.FAILED.set(false);
+        FailOnceAfterACheckpoint.CHECKPOINTS_BEFORE_FAILURE.set(0);
+        String table = TestCluster.newTable("flink_exactly_once");
+        TestCluster.execute(
+                1,
+                "CREATE TABLE "
+                        + table
+                        + " "
+                        + COLUMNS
+                        + " "
+                        + TestCluster.replicatedEngine(table, "id"));
+        int n = 40_000;
+        StreamExecutionEnvironment env = env(3);
+        env.setParallelism(2);
+        env.enableCheckpointing(100);
+        env.fromSequence(0, n - 1)
+                .map(new FailOnceAfterACheckpoint())
+                .sinkTo(
+                        ClickHouseSink.forPojos(TestCluster.url(1), table, Event.class)
+                                .chunkRows(1_000)
+                                .buildExactlyOnce());
+        env.execute("flink-exactly-once");
+        assertThat(FailOnceAfterACheckpoint.FAILED).as("the failure was injected").isTrue();
+        List<List<Object>> rows;
+        try (NativeConnection c = TestCluster.connect(1)) {
+            rows = c.queryRows("SELECT id, name, amount, ts, note FROM " + table + " ORDER BY id");
+        }
+        assertThat(rows).as("every element once").hasSize(n);
+        for (int i = 0; i < n; i++) {
+            assertThat(rows.get(i)).as("row %d", i).isEqualTo(expected(i, "none"));
+        }
     }
 
     @Test
