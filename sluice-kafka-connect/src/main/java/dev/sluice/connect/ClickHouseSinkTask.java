@@ -38,6 +38,8 @@ public final class ClickHouseSinkTask extends SinkTask {
     private final Map<TopicPartition, PartitionBatches> partitions = new LinkedHashMap<>();
     private ErrantRecordReporter reporter;
     private long lingerNanos;
+    private int batchRecords;
+    private boolean ignoreUnknownFields;
 
     @Override
     public String version() {
@@ -48,6 +50,8 @@ public final class ClickHouseSinkTask extends SinkTask {
     public void start(Map<String, String> props) {
         this.config = new SinkConfig(props);
         this.lingerNanos = config.linger().toNanos();
+        this.batchRecords = config.batchRecords();
+        this.ignoreUnknownFields = config.ignoreUnknownFields();
         try {
             this.reporter = context.errantRecordReporter();
         } catch (NoSuchMethodError | NoClassDefFoundError e) {
@@ -69,7 +73,7 @@ public final class ClickHouseSinkTask extends SinkTask {
                 errant(r, e);
             }
             p.consumed(r.kafkaOffset());
-            if (p.span() >= config.batchRecords()) {
+            if (p.span() >= batchRecords) {
                 seal(p);
             }
         }
@@ -134,11 +138,24 @@ public final class ClickHouseSinkTask extends SinkTask {
             throw new IllegalArgumentException(
                     "a record without a value (a tombstone) cannot become a row");
         }
-        Map<String, Object> fields = RecordValues.fields(r.value());
-        if (config.ignoreUnknownFields()) {
-            fields.keySet().removeIf(k -> rows.columnIndex(k) < 0);
+        try {
+            RecordValues.forEachField(r.value(), (name, value) -> set(rows, name, value));
+        } catch (RuntimeException e) {
+            rows.abortRow();
+            throw e;
         }
-        rows.add(fields);
+        rows.endRow();
+    }
+
+    private void set(Rows rows, String name, Object value) {
+        int i = rows.columnIndex(name);
+        if (i < 0) {
+            if (ignoreUnknownFields) {
+                return;
+            }
+            rows.set(name, value); // throws, naming the field and the table
+        }
+        rows.set(i, value);
     }
 
     private void errant(SinkRecord r, RuntimeException reason) {

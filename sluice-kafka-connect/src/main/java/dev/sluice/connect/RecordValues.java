@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.BiConsumer;
 import org.apache.kafka.connect.data.Field;
 import org.apache.kafka.connect.data.Struct;
 import org.apache.kafka.connect.errors.DataException;
@@ -42,6 +43,35 @@ final class RecordValues {
         throw new DataException(
                 "a record value must be a map (schemaless JSON) or a Struct to become a row, not "
                         + typeOf(value));
+    }
+
+    /**
+     * Calls {@code field} with each top-level field of {@code value}, without copying a map value
+     * (the hot path of {@code put}); nested values as {@link #fields} gives them.
+     *
+     * @throws DataException when the value is neither a map nor a struct, or a map key is not a
+     *     string
+     */
+    static void forEachField(Object value, BiConsumer<String, Object> field) {
+        if (value instanceof Struct s) {
+            for (Field f : s.schema().fields()) {
+                field.accept(f.name(), nested(s.get(f)));
+            }
+        } else if (value instanceof Map<?, ?> m) {
+            for (Map.Entry<?, ?> e : m.entrySet()) {
+                if (!(e.getKey() instanceof String k)) {
+                    throw new DataException(
+                            "a record value's keys must be field names (strings), not "
+                                    + typeOf(e.getKey()));
+                }
+                field.accept(k, e.getValue());
+            }
+        } else {
+            throw new DataException(
+                    "a record value must be a map (schemaless JSON) or a Struct to become a row,"
+                            + " not "
+                            + typeOf(value));
+        }
     }
 
     private static Map<String, Object> struct(Struct s) {

@@ -48,8 +48,13 @@ public final class ConnectSinkBench {
     public static void main(String[] args) throws Exception {
         int n = args.length > 0 ? Integer.parseInt(args[0]) : 2_000_000;
         String arm = args.length > 1 ? args[1] : "both";
+        if (n % (PARTITIONS * BATCH) != 0) {
+            // every batch of both loops is then sealed by size, none by time
+            throw new IllegalArgumentException(
+                    "the record count must be a multiple of " + PARTITIONS * BATCH + ": " + n);
+        }
         List<SinkRecord> records = records("bench", n);
-        List<SinkRecord> warmUp = records("bench", n / 4);
+        List<SinkRecord> warmUp = records("bench", PARTITIONS * BATCH);
         for (String a : arm.equals("both") ? List.of("sluice", "client-v2") : List.of(arm)) {
             run(a, warmUp, false);
             run(a, records, true);
@@ -129,7 +134,7 @@ public final class ConnectSinkBench {
         props.put("clickhouse.url", TestServer.url());
         props.put("clickhouse.table", table);
         props.put("batch.max.records", Integer.toString(BATCH));
-        props.put("batch.linger.ms", "1000");
+        props.put("batch.linger.ms", "600000"); // batches sealed by size, as in the other loop
         task.start(props);
         Map<TopicPartition, Long> end = new HashMap<>();
         int puts = 0;
@@ -214,8 +219,8 @@ public final class ConnectSinkBench {
                         .setDefaultDatabase(TestServer.DATABASE)
                         .compressServerResponse(false) // 18.16 answers compressed requests empty
                         .build()) {
-            String name = table.substring(table.indexOf('.') + 1);
-            TableSchema schema = client.getTableSchema(name);
+            // 18.16 ignores the database header client-v2 sends: the schema of a qualified query
+            TableSchema schema = client.getTableSchemaFromQuery("SELECT * FROM " + table);
             List<ClickHouseColumn> columns = schema.getColumns();
             Map<TopicPartition, PartitionBuffer> buffers = new LinkedHashMap<>();
             for (int i = 0; i < records.size(); i += POLL) {
