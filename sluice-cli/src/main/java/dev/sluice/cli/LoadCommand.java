@@ -4,10 +4,11 @@ import dev.sluice.clickhouse.client.ConnectionConfig;
 import dev.sluice.pipeline.config.ConfigDefaults;
 import dev.sluice.pipeline.config.Units;
 import dev.sluice.pipeline.errors.ErrorPolicy;
+import dev.sluice.pipeline.source.SourceFactory;
+import dev.sluice.pipeline.source.file.Compression;
 import dev.sluice.pipeline.source.file.InputFormats;
 import dev.sluice.pipeline.spec.PipelineSpec;
 import dev.sluice.pipeline.spec.PipelineSpec.BackpressureSpec;
-import dev.sluice.pipeline.spec.PipelineSpec.BatchSpec;
 import dev.sluice.pipeline.spec.PipelineSpec.CheckpointSpec;
 import dev.sluice.pipeline.spec.PipelineSpec.DecodeSpec;
 import dev.sluice.pipeline.spec.PipelineSpec.ErrorsSpec;
@@ -110,17 +111,23 @@ final class LoadCommand implements Callable<Integer> {
 
     @Option(
             names = "--batch-rows",
-            defaultValue = "500000",
-            description = "Rows per INSERT at most")
-    int batchRows;
+            description =
+                    "Rows per INSERT at most (default: 1048576 for files, as clickhouse-client;"
+                            + " 500000 for stdin)")
+    Integer batchRows;
 
     @Option(
             names = "--batch-bytes",
-            defaultValue = "64MiB",
-            description = "Bytes per INSERT at most (e.g. 64MiB)")
+            description =
+                    "Bytes per INSERT at most, e.g. 64MiB (default: 256MiB for files, less on a"
+                            + " small heap; 64MiB for stdin)")
     String batchBytes;
 
-    @Option(names = "--linger", defaultValue = "1s", description = "Seal a batch after this long")
+    @Option(
+            names = "--linger",
+            description =
+                    "Seal a batch after this long, or none (default: none for files, 1s for"
+                            + " stdin)")
     String linger;
 
     @Option(names = "--shards", defaultValue = "1", description = "Parallel writers (connections)")
@@ -128,7 +135,9 @@ final class LoadCommand implements Callable<Integer> {
 
     @Option(
             names = "--threads",
-            description = "Pipeline threads (default: one per input, ≤ cores/2)")
+            description =
+                    "Pipeline threads (default: one per input — a large plain file counts as"
+                            + " many, being split — ≤ cores/2)")
     Integer threads;
 
     @Option(
@@ -157,6 +166,13 @@ final class LoadCommand implements Callable<Integer> {
 
     @Option(names = "--ignore-unknown", description = "Skip input fields that name no column")
     boolean ignoreUnknown;
+
+    @Option(
+            names = "--no-json-fast-path",
+            description =
+                    "Read JSON with Jackson alone, not the byte scanner first (the same rows and"
+                            + " errors, slower; see docs/formats.md)")
+    boolean noJsonFastPath;
 
     @Option(names = "--presort", description = "Sort each batch by the table's ORDER BY key")
     boolean presort;
@@ -236,7 +252,8 @@ final class LoadCommand implements Callable<Integer> {
                         ? header
                         : (fmt == Format.CSV || fmt == Format.TSV) && columns.isEmpty();
         DecodeSpec decode =
-                new DecodeSpec(fmt, columns, hasHeader, fields, ignoreUnknown, delimiter);
+                new DecodeSpec(fmt, columns, hasHeader, fields, ignoreUnknown, delimiter)
+                        .withJsonFastPath(!noJsonFastPath);
         List<ShardSpec> shardSpecs = new ArrayList<>();
         for (int i = 0; i < Math.max(1, shards); i++) {
             shardSpecs.add(new ShardSpec(List.of(target), 1));
@@ -245,10 +262,14 @@ final class LoadCommand implements Callable<Integer> {
                 new SinkSpec(
                         shardSpecs,
                         table,
-                        new BatchSpec(
+                        LoadBatching.batch(
+                                stdin,
                                 batchRows,
-                                Units.parseSize(batchBytes),
-                                Units.parseDuration(linger)),
+                                batchBytes == null ? null : Units.parseSize(batchBytes),
+                                linger == null ? null : LoadBatching.parseLinger(linger),
+                                readers(stdin)
+                                        + shardSpecs.size() * ConfigDefaults.INFLIGHT_PER_SHARD,
+                                Runtime.getRuntime().maxMemory()),
                         ConfigDefaults.INFLIGHT_PER_SHARD,
                         compression,
                         presort,
@@ -260,18 +281,9 @@ final class LoadCommand implements Callable<Integer> {
         ErrorPolicy policy = ErrorPolicy.parse(onError);
         String name = "load-" + digest(table, inputs);
         Path dead = deadLetter != null ? deadLetter : ConfigDefaults.deadLetterPath(name);
-        int processors = Runtime.getRuntime().availableProcessors();
-        int readers =
-                threads != null
-                        ? threads
-                        : stdin
-                                ? 1
-                                : Math.max(
-                                        1,
-                                        Math.min(inputCount(), ConfigDefaults.threads(processors)));
         return new PipelineSpec(
                 name,
-                readers,
+                readers(stdin),
                 source,
                 decode,
                 List.of(),
@@ -284,6 +296,18 @@ final class LoadCommand implements Callable<Integer> {
                 new CheckpointSpec(
                         ConfigDefaults.CHECKPOINT_INTERVAL, ConfigDefaults.checkpointDir(name)),
                 new PipelineSpec.AdminSpec(admin));
+    }
+
+    /** Pipeline threads: as asked, else one per input file up to the default, one for stdin. */
+    private int readers(boolean stdin) {
+        if (threads != null) {
+            return threads;
+        }
+        if (stdin) {
+            return 1;
+        }
+        int processors = Runtime.getRuntime().availableProcessors();
+        return Math.max(1, Math.min(inputCount(), ConfigDefaults.threads(processors)));
     }
 
     private static OnUnknownOutcome parseOnUnknownOutcome(String s) {
@@ -321,14 +345,26 @@ final class LoadCommand implements Callable<Integer> {
         };
     }
 
-    /** Plain files count one each; a glob or directory may hold many. */
+    /**
+     * Plain files count one each — one the file source splits into chunks (docs/pipeline.md,
+     * "Splitting a file") as many as there may be threads; a glob or directory may hold many.
+     */
     private int inputCount() {
         int n = 0;
         for (String in : inputs) {
             Path p = Path.of(in);
-            n += Files.isRegularFile(p) ? 1 : 2;
+            n += !Files.isRegularFile(p) ? 2 : splits(p) ? 1 << 16 : 1;
         }
         return n;
+    }
+
+    private static boolean splits(Path file) {
+        try {
+            return Compression.of(file.getFileName().toString()) == Compression.NONE
+                    && Files.size(file) >= 2 * SourceFactory.SPLIT_BYTES;
+        } catch (IOException e) {
+            return false; // reading it reports why
+        }
     }
 
     /** The state directory name: stable for the same table and inputs, so --resume finds it. */

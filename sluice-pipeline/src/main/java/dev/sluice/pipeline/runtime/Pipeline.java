@@ -14,6 +14,7 @@ import dev.sluice.pipeline.sink.RetryReason;
 import dev.sluice.pipeline.sink.SealPolicy;
 import dev.sluice.pipeline.sink.ShardRouter;
 import dev.sluice.pipeline.sink.SinkSupervisor;
+import dev.sluice.pipeline.sink.SplitInserts;
 import dev.sluice.pipeline.sink.UnresolvedInserts;
 import dev.sluice.pipeline.source.Source;
 import dev.sluice.pipeline.spec.PipelineSpec;
@@ -112,6 +113,7 @@ public final class Pipeline implements AutoCloseable {
         Path dir = spec.checkpoint().dir();
         LocalCheckpoints checkpoints;
         UnresolvedInserts unresolved = UnresolvedInserts.inMemory();
+        SplitInserts splits = SplitInserts.inMemory();
         try {
             checkpoints =
                     dir != null
@@ -119,6 +121,7 @@ public final class Pipeline implements AutoCloseable {
                             : LocalCheckpoints.inMemory();
             if (dir != null) {
                 unresolved = UnresolvedInserts.open(dir);
+                splits = SplitInserts.open(dir);
             }
         } catch (IOException e) {
             throw new PipelineException("checkpoint directory " + dir + ": " + e.getMessage(), e);
@@ -126,7 +129,7 @@ public final class Pipeline implements AutoCloseable {
         Pipeline p = new Pipeline(spec, clock, setup);
         p.checkpoints = checkpoints;
         try {
-            p.assemble(factories, setup, unresolved);
+            p.assemble(factories, setup, unresolved, splits);
         } catch (IOException | RuntimeException e) {
             p.closeWriter();
             p.closeQuietly();
@@ -177,11 +180,18 @@ public final class Pipeline implements AutoCloseable {
         }
     }
 
-    private void assemble(Factories factories, Startup.Result setup, UnresolvedInserts unresolved)
+    private void assemble(
+            Factories factories,
+            Startup.Result setup,
+            UnresolvedInserts unresolved,
+            SplitInserts splits)
             throws IOException {
         if (spec.errors().policy() == ErrorPolicy.DEAD_LETTER) {
             deadLetters = new DeadLetterLog(factories.deadLetters());
         }
+        RecordErrors errors =
+                new RecordErrors(
+                        spec.errors().policy(), spec.errors().maxErrors(), deadLetters, metrics);
         String prefix = "sluice-" + spec.name() + "-";
         sink =
                 ClickHouseWriter.builder(spec.sink())
@@ -190,6 +200,10 @@ public final class Pipeline implements AutoCloseable {
                         .metrics(metrics)
                         .supervisor(new Supervision())
                         .unresolved(unresolved)
+                        .splits(splits)
+                        // Asked only about a batch's rows: batches come from the sources made
+                        // below.
+                        .rejectedRows(errors.forSink(() -> workers.get(0).source().name()))
                         .clock(clock)
                         .random(new Random())
                         .splitBudget(budget::acquire, budget::release)
@@ -209,11 +223,7 @@ public final class Pipeline implements AutoCloseable {
                         new ShardRouter(weights),
                         sink,
                         budget,
-                        new RecordErrors(
-                                spec.errors().policy(),
-                                spec.errors().maxErrors(),
-                                deadLetters,
-                                metrics),
+                        errors,
                         new Committer(deadLetters, metrics),
                         lifecycle,
                         metrics,
@@ -306,7 +316,11 @@ public final class Pipeline implements AutoCloseable {
         Map<String, Long> committed = new HashMap<>();
         for (int i = 0; i < workers.size(); i++) {
             if (!threads.get(i).isAlive()) {
-                committed.putAll(workers.get(i).committedPositions());
+                // A file split into chunks is committed by several threads: the furthest is the
+                // latest of its (contiguous, property 8) positions.
+                workers.get(i)
+                        .committedPositions()
+                        .forEach((p, q) -> committed.merge(p, q, Math::max));
             }
         }
         PipelineStats stats = stats();

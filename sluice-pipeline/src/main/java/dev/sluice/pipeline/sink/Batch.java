@@ -52,6 +52,10 @@ public final class Batch {
     private final long copyBytes;
     private final boolean part;
     private final String described;
+
+    /** A part's rows' rows in its parent batch (null: the same rows). */
+    private final int[] parentRows;
+
     private Block block;
     private AbsentRows absent;
     private volatile Outcome outcome = Outcome.IN_FLIGHT;
@@ -121,6 +125,7 @@ public final class Batch {
         this.copyBytes = copy;
         this.part = false;
         this.described = null;
+        this.parentRows = null;
         if (this.segments.size() == 1) {
             this.block = segments.get(0).open().block();
             this.absent = segments.get(0).open().absentRows();
@@ -131,8 +136,18 @@ public final class Batch {
      * The rows of {@code parent} a sharding key sends to {@code shard}: its own block and marks,
      * the parent's segments and token with {@code /k<shard>} appended, settled through {@code
      * owner} (which settles the parent once every part is).
+     *
+     * @param parentRows each row's row in {@code parent}'s block; null when the part has all of the
+     *     parent's rows in their order
      */
-    Batch(Batch parent, BatchOwner owner, Block block, AbsentRows absent, int shard, long bytes) {
+    Batch(
+            Batch parent,
+            BatchOwner owner,
+            Block block,
+            AbsentRows absent,
+            int shard,
+            long bytes,
+            int[] parentRows) {
         this.owner = owner;
         this.segments = parent.segments;
         this.replayed = parent.replayed;
@@ -143,6 +158,7 @@ public final class Batch {
         this.copyBytes = 0;
         this.part = true;
         this.described = parent.described;
+        this.parentRows = parentRows;
         this.block = block;
         this.absent = absent;
         this.shard = shard;
@@ -194,9 +210,34 @@ public final class Batch {
         this.nowSeconds = nowSeconds;
         this.copyBytes = 0;
         this.part = true; // its rows are its block's
+        this.parentRows = null;
         this.described = described;
         this.block = block;
         this.absent = absent;
+    }
+
+    /** Where a row's record is: its partition and position there. */
+    public record RowSource(String partition, long position) {}
+
+    /**
+     * Where the record of row {@code row} of {@link #block()} is: the segment holding it (rows
+     * follow the segments' order) and its position there. For rows handed to the writer ({@link
+     * #submitted}) no source stands behind them: the batch's description and the row's index in the
+     * submitted block.
+     */
+    public RowSource source(int row) {
+        int r = parentRows == null ? row : parentRows[row];
+        if (described != null) {
+            return new RowSource(described, r);
+        }
+        for (Segment s : segments) {
+            int n = s.open().rows();
+            if (r < n) {
+                return new RowSource(s.partition(), s.open().position(r));
+            }
+            r -= n;
+        }
+        throw new IndexOutOfBoundsException("row " + row + " of a batch of " + rows() + " rows");
     }
 
     /** The partitions' rows, in the order they are sent. */

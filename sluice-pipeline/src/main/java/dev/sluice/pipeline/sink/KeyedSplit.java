@@ -51,7 +51,7 @@ final class KeyedSplit {
         List<Batch> parts = new ArrayList<>(used);
         if (used <= 1) {
             int shard = rows == 0 ? 0 : shardOfRow[0];
-            parts.add(new Batch(batch, owner, block, batch.absentRows(), shard, 0));
+            parts.add(new Batch(batch, owner, block, batch.absentRows(), shard, 0, null));
             return parts;
         }
         for (int s = 0; s < shards; s++) {
@@ -69,7 +69,7 @@ final class KeyedSplit {
             AbsentRows absent = copy(batch.absentRows(), picked);
             long bytes = part.capacityBytes();
             acquire.accept(bytes);
-            parts.add(new Batch(batch, owner, part, absent, s, bytes));
+            parts.add(new Batch(batch, owner, part, absent, s, bytes, picked));
         }
         return parts;
     }

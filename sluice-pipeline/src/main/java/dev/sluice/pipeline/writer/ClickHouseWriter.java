@@ -10,12 +10,14 @@ import dev.sluice.pipeline.metrics.Probes;
 import dev.sluice.pipeline.sink.Backoff;
 import dev.sluice.pipeline.sink.Batch;
 import dev.sluice.pipeline.sink.BatchQueue;
+import dev.sluice.pipeline.sink.RejectedRows;
 import dev.sluice.pipeline.sink.RetryReason;
 import dev.sluice.pipeline.sink.SealPolicy;
 import dev.sluice.pipeline.sink.SealReason;
 import dev.sluice.pipeline.sink.ShardRouter;
 import dev.sluice.pipeline.sink.SinkPool;
 import dev.sluice.pipeline.sink.SinkSupervisor;
+import dev.sluice.pipeline.sink.SplitInserts;
 import dev.sluice.pipeline.sink.UnresolvedInserts;
 import dev.sluice.pipeline.spec.PipelineSpec;
 import dev.sluice.pipeline.spec.PipelineSpec.BatchSpec;
@@ -125,16 +127,23 @@ public final class ClickHouseWriter implements BatchQueue, AutoCloseable {
                         ? b.metrics
                         : new Metrics(name, sink.shards().size(), new LiveProbes());
         UnresolvedInserts unresolved = b.unresolved;
-        if (unresolved == null) {
-            try {
+        SplitInserts splits = b.splits;
+        try {
+            if (unresolved == null) {
                 unresolved =
                         b.stateDir != null
                                 ? UnresolvedInserts.open(b.stateDir)
                                 : UnresolvedInserts.inMemory();
-            } catch (IOException e) {
-                throw new WriterException(
-                        "the writer's state directory " + b.stateDir + ": " + e.getMessage(), e);
             }
+            if (splits == null) {
+                splits =
+                        b.stateDir != null
+                                ? SplitInserts.open(b.stateDir)
+                                : SplitInserts.inMemory();
+            }
+        } catch (IOException e) {
+            throw new WriterException(
+                    "the writer's state directory " + b.stateDir + ": " + e.getMessage(), e);
         }
         Connections connections = b.connections(sink);
         this.pool =
@@ -145,6 +154,8 @@ public final class ClickHouseWriter implements BatchQueue, AutoCloseable {
                         layout.outcomes(),
                         connections::trace,
                         unresolved,
+                        splits,
+                        b.rejected,
                         metrics,
                         supervision,
                         clock,
@@ -569,6 +580,8 @@ public final class ClickHouseWriter implements BatchQueue, AutoCloseable {
         private Metrics metrics;
         private SinkSupervisor supervisor;
         private UnresolvedInserts unresolved;
+        private SplitInserts splits;
+        private RejectedRows rejected = RejectedRows.failing();
         private String threadNamePrefix;
         private Function<TableSchema, TargetColumns> chooser;
         private LongConsumer splitAcquire;
@@ -734,6 +747,26 @@ public final class ClickHouseWriter implements BatchQueue, AutoCloseable {
         /** For the pipeline runtime: the INSERTs of unknown outcome, kept with its checkpoints. */
         public Builder unresolved(UnresolvedInserts unresolved) {
             this.unresolved = unresolved;
+            return this;
+        }
+
+        /**
+         * For the pipeline runtime: the INSERTs sent in halves for their size, by earlier runs and
+         * this one, so a replay splits alike (default: kept in {@code stateDir}, else in memory).
+         */
+        public Builder splits(SplitInserts splits) {
+            this.splits = Objects.requireNonNull(splits, "splits");
+            return this;
+        }
+
+        /**
+         * For the pipeline runtime: where rows the server rejects for their content go (its {@code
+         * errors.policy}). The default fails the batch: its submissions' completions fail with the
+         * server's reason and no row of an INSERT the server refused is written (docs/writer.md,
+         * "Rows the server rejects").
+         */
+        public Builder rejectedRows(RejectedRows rejected) {
+            this.rejected = Objects.requireNonNull(rejected, "rejected");
             return this;
         }
 

@@ -94,7 +94,9 @@ public final class TableLayout {
         TargetColumns columns;
         InsertPlan plan;
         try {
-            columns = chooser.apply(schema);
+            // Expression transforms compute now(), today() and dates in the server's time zone.
+            columns =
+                    chooser.apply(schema).inZone(Bindings.zone(tables.get(0).server().timezone()));
             plan = tables.get(0).insertPlan(columns, sink);
         } catch (IllegalArgumentException e) {
             throw new WriterException(e.getMessage(), e);
