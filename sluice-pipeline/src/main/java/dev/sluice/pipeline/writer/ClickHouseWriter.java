@@ -563,9 +563,33 @@ public final class ClickHouseWriter implements BatchQueue, AutoCloseable {
     /**
      * Options of a {@link ClickHouseWriter}. The defaults are the pipeline's ({@code
      * docs/configuration.md}): 500,000 rows or 64 MiB per gathered batch, 1 s linger, 2 INSERTs in
-     * flight per shard, LZ4, retries forever with backoff from 100 ms to 10 s; no in-flight limit.
+     * flight per shard, LZ4, retries with backoff from 100 ms to 10 s until a batch has failed for
+     * 10 minutes without progress; no in-flight limit; a row the server rejects fails its batch.
      */
     public static final class Builder {
+        /**
+         * Rows the server rejects fail their batch: nothing of an INSERT the server refused for its
+         * content is written, and the completions fail with the server's reason.
+         */
+        private static final RejectedRows FAIL_THE_BATCH =
+                new RejectedRows() {
+                    @Override
+                    public boolean bisects() {
+                        return false;
+                    }
+
+                    @Override
+                    public String reject(Batch.RowSource source, byte[] row, String reason) {
+                        return reason;
+                    }
+
+                    @Override
+                    public String howToBisect() {
+                        return "nothing of it was written; the builder's rejectedRows(...) seeks"
+                                + " out the rejected rows and writes the rest";
+                    }
+                };
+
         private SinkSpec sink;
         private String name = "writer";
         private List<String> columns;
@@ -581,7 +605,7 @@ public final class ClickHouseWriter implements BatchQueue, AutoCloseable {
         private SinkSupervisor supervisor;
         private UnresolvedInserts unresolved;
         private SplitInserts splits;
-        private RejectedRows rejected = RejectedRows.failing();
+        private RejectedRows rejected = FAIL_THE_BATCH;
         private String threadNamePrefix;
         private Function<TableSchema, TargetColumns> chooser;
         private LongConsumer splitAcquire;
@@ -760,10 +784,14 @@ public final class ClickHouseWriter implements BatchQueue, AutoCloseable {
         }
 
         /**
-         * For the pipeline runtime: where rows the server rejects for their content go (its {@code
-         * errors.policy}). The default fails the batch: its submissions' completions fail with the
-         * server's reason and no row of an INSERT the server refused is written (docs/writer.md,
-         * "Rows the server rejects").
+         * Where rows the server rejects for their content go (the pipeline passes its {@code
+         * errors.policy}). By default the batch fails: its submissions' completions fail with the
+         * server's reason, and no row of an INSERT the server refused is written. A handler whose
+         * {@link RejectedRows#bisects()} is true has such an INSERT sent in halves down to the
+         * rejected rows, gets each of them (its {@link Batch.RowSource}: the submission's
+         * description and the row's index in the writer's batch; the row as JSON; the server's
+         * message) and the rest is written; returning a reason from {@link RejectedRows#reject}
+         * fails the batch instead (docs/writer.md, "Rows the server rejects").
          */
         public Builder rejectedRows(RejectedRows rejected) {
             this.rejected = Objects.requireNonNull(rejected, "rejected");

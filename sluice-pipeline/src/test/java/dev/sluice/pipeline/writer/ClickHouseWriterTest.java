@@ -10,15 +10,19 @@ import dev.sluice.clickhouse.protocol.ServerExceptionInfo;
 import dev.sluice.clickhouse.schema.TableSchema;
 import dev.sluice.clickhouse.status.QueryLogging;
 import dev.sluice.clickhouse.status.QueryTrace;
+import dev.sluice.pipeline.sink.Batch;
+import dev.sluice.pipeline.sink.RejectedRows;
 import dev.sluice.pipeline.spec.PipelineSpec.RetrySpec;
 import dev.sluice.pipeline.testing.FakeInserter;
 import dev.sluice.pipeline.testing.Tables;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -226,6 +230,122 @@ class ClickHouseWriterTest {
     }
 
     @Test
+    void byDefaultARowRefusedForItsContentFailsItsBatchAndNothingOfItIsWritten() {
+        replica.refuseRows(r -> (Long) r.get(0) == 2, ClickHouseWriterTest::throwIf);
+        try (ClickHouseWriter w = builder().build()) {
+            CompletableFuture<Written> done = w.submit(rows(w, 0, 4), "t-content");
+            assertThatThrownBy(() -> done.get(10, TimeUnit.SECONDS))
+                    .isInstanceOf(ExecutionException.class)
+                    .cause()
+                    .isInstanceOf(WriterException.class)
+                    .hasMessageContaining("rows submitted with token t-content")
+                    .hasMessageContaining("ClickHouse error 395")
+                    .hasMessageContaining("nothing of it was written")
+                    .hasMessageNotContaining("errors.policy");
+            assertThat(replica.attempts()).isEqualTo(1); // not bisected
+            assertThat(replica.inserts()).isEmpty();
+        }
+    }
+
+    @Test
+    void aSingleRowTooLargeForTheServerFailsTheCompletionNamingItsIndex() {
+        replica.refuseAbove(1, memory());
+        // the row of index 1 cannot pass alone: the server's limit stands below it
+        replica.refuseRows(r -> ((String) r.get(1)).length() > 10, r -> memory());
+        try (ClickHouseWriter w = builder().build()) {
+            Rows rows = w.newRows();
+            rows.set("id", 0L).set("name", "n0").endRow();
+            rows.set("id", 1L).set("name", "x".repeat(100)).endRow();
+            CompletableFuture<Written> done = w.submit(rows, "t-size");
+            assertThatThrownBy(() -> done.get(10, TimeUnit.SECONDS))
+                    .isInstanceOf(ExecutionException.class)
+                    .cause()
+                    .isInstanceOf(WriterException.class)
+                    .hasMessageContaining(
+                            "the server refused a single row (rows submitted with token t-size"
+                                    + " position 1)")
+                    .hasMessageContaining("Memory limit (for query)");
+            // the half that passed was written under a sub-token of its own (in its query id, and
+            // its deduplication token on 22.2+), so the same submission sent again is dropped or
+            // looked up half by half
+            assertThat(replica.rows()).containsExactly(List.of(0L, "n0"));
+            assertThat(replica.inserts())
+                    .singleElement()
+                    .satisfies(i -> assertThat(i.queryId()).startsWith("t-size/r0-0#"));
+        }
+    }
+
+    @Test
+    void aRejectedRowsHandlerThatBisectsGetsEachRejectedRowAndTheRestIsWritten() throws Exception {
+        replica.refuseRows(r -> (Long) r.get(0) % 3 == 1, ClickHouseWriterTest::throwIf);
+        List<String> rejected = new CopyOnWriteArrayList<>();
+        RejectedRows handler =
+                new RejectedRows() {
+                    @Override
+                    public boolean bisects() {
+                        return true;
+                    }
+
+                    @Override
+                    public String reject(Batch.RowSource at, byte[] row, String reason) {
+                        rejected.add(
+                                at.partition()
+                                        + " @"
+                                        + at.position()
+                                        + " "
+                                        + new String(row, StandardCharsets.UTF_8)
+                                        + " : "
+                                        + reason);
+                        return null;
+                    }
+                };
+        try (ClickHouseWriter w = builder().rejectedRows(handler).build()) {
+            Written written = w.submit(rows(w, 0, 6), "t-bisect").get(10, TimeUnit.SECONDS);
+            assertThat(written.rows()).isEqualTo(6); // submitted; two of them rejected
+            assertThat(replica.rows())
+                    .containsExactly(
+                            List.of(0L, "n0"),
+                            List.of(2L, "n2"),
+                            List.of(3L, "n3"),
+                            List.of(5L, "n5"));
+            assertThat(rejected)
+                    .containsExactly(
+                            "rows submitted with token t-bisect @1 {\"id\":1,\"name\":\"n1\"} :"
+                                    + " ClickHouse error 395: Value passed to 'throwIf' function"
+                                    + " is non zero (id = 1)",
+                            "rows submitted with token t-bisect @4 {\"id\":4,\"name\":\"n4\"} :"
+                                    + " ClickHouse error 395: Value passed to 'throwIf' function"
+                                    + " is non zero (id = 4)");
+        }
+    }
+
+    @Test
+    void aRejectedRowsHandlerMayStillFailTheBatch() {
+        replica.refuseRows(r -> (Long) r.get(0) == 1, ClickHouseWriterTest::throwIf);
+        RejectedRows refuse =
+                new RejectedRows() {
+                    @Override
+                    public boolean bisects() {
+                        return true;
+                    }
+
+                    @Override
+                    public String reject(Batch.RowSource at, byte[] row, String reason) {
+                        return "no room for row " + at.position();
+                    }
+                };
+        try (ClickHouseWriter w = builder().rejectedRows(refuse).build()) {
+            CompletableFuture<Written> done = w.submit(rows(w, 0, 2), "t-refuse");
+            assertThatThrownBy(() -> done.get(10, TimeUnit.SECONDS))
+                    .isInstanceOf(ExecutionException.class)
+                    .cause()
+                    .isInstanceOf(WriterException.class)
+                    .hasMessageContaining("no room for row 1")
+                    .hasMessageContaining("rows submitted with token t-refuse at position 1");
+        }
+    }
+
+    @Test
     void runningOutOfAttemptsFailsTheCompletionAndFlushSaysSo() throws Exception {
         for (int i = 0; i < 2; i++) {
             replica.failNext(serverError(252, "Too many parts (300)."));
@@ -331,6 +451,16 @@ class ClickHouseWriterTest {
                 new ServerExceptionInfo(
                         code, "DB::Exception", "DB::Exception: " + message, "", null),
                 null);
+    }
+
+    private static ServerException throwIf(List<Object> row) {
+        return serverError(
+                395, "Value passed to 'throwIf' function is non zero (id = " + row.get(0) + ")");
+    }
+
+    private static ServerException memory() {
+        return serverError(
+                241, "Memory limit (for query) exceeded: would use 20.00 MiB, maximum: 19.07 MiB");
     }
 
     private static void await(CountDownLatch latch) {
