@@ -6,12 +6,16 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.sluice.clickhouse.client.ConnectionConfig;
 import dev.sluice.clickhouse.client.NativeConnection;
 import dev.sluice.clickhouse.it.TestServer;
+import dev.sluice.pipeline.sink.Batch;
+import dev.sluice.pipeline.sink.RejectedRows;
 import dev.sluice.pipeline.spec.PipelineSpec.RetrySpec;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -24,7 +28,9 @@ import org.junit.jupiter.api.Timeout;
  * The writer against the real server: many threads submitting at once land every row once, value by
  * value; a completion completes only after the server acknowledged; the in-flight limit holds while
  * the server does not answer; close() sends what is gathered; a failing server fails the completion
- * with its reason. Also runs the Javadoc's example, as written there.
+ * with its reason; a row the server rejects fails its batch with nothing written, or, with a
+ * bisecting handler, is handed to it while the rest is written. Also runs the Javadoc's example, as
+ * written there.
  */
 @Timeout(300)
 class ClickHouseWriterIT {
@@ -261,6 +267,90 @@ class ClickHouseWriterIT {
                     .hasMessageContaining("failed on test rows 0..9")
                     .hasMessageContaining("doesn't exist");
         }
+    }
+
+    /** A table whose MATERIALIZED column refuses the row of id 7 (throwIf, code 395). */
+    private static String refusingTable(String prefix) {
+        String table = TestServer.newTable(prefix);
+        TestServer.execute(
+                "CREATE TABLE "
+                        + table
+                        + " (id UInt64, name String, v UInt8 MATERIALIZED throwIf(id = 7))"
+                        + " ENGINE = MergeTree ORDER BY id");
+        return table;
+    }
+
+    private static Rows numbered(ClickHouseWriter w, int n) {
+        Rows rows = w.newRows();
+        for (long id = 0; id < n; id++) {
+            rows.set("id", id).set("name", "name-" + id).endRow();
+        }
+        return rows;
+    }
+
+    @Test
+    void byDefaultARowTheServerRejectsFailsItsBatchAndNothingOfItIsWritten() throws Exception {
+        String table = refusingTable("writer_rejected");
+        try (ClickHouseWriter w = ClickHouseWriter.builder(TestServer.url(), table).build()) {
+            CompletableFuture<Written> done =
+                    w.submit(
+                            numbered(w, 10),
+                            WriteOptions.token(table + "/a").describedAs("rows 0..9"));
+            assertThatThrownBy(() -> done.get(60, TimeUnit.SECONDS))
+                    .isInstanceOf(ExecutionException.class)
+                    .cause()
+                    .isInstanceOf(WriterException.class)
+                    .hasMessageContaining("the server rejected rows of rows 0..9")
+                    .hasMessageContaining("throwIf")
+                    .hasMessageContaining("nothing of it was written");
+        }
+        assertThat(count(table)).isZero();
+    }
+
+    @Test
+    void aBisectingHandlerGetsTheRejectedRowAndEveryOtherRowIsWritten() throws Exception {
+        String table = refusingTable("writer_bisected");
+        List<String> rejected = new CopyOnWriteArrayList<>();
+        RejectedRows handler =
+                new RejectedRows() {
+                    @Override
+                    public boolean bisects() {
+                        return true;
+                    }
+
+                    @Override
+                    public String reject(Batch.RowSource at, byte[] row, String reason) {
+                        rejected.add(
+                                at.partition()
+                                        + " @"
+                                        + at.position()
+                                        + " "
+                                        + new String(row, StandardCharsets.UTF_8));
+                        assertThat(reason).contains("throwIf");
+                        return null;
+                    }
+                };
+        try (ClickHouseWriter w =
+                ClickHouseWriter.builder(TestServer.url(), table).rejectedRows(handler).build()) {
+            Written written =
+                    w.submit(
+                                    numbered(w, 10),
+                                    WriteOptions.token(table + "/b").describedAs("rows 0..9"))
+                            .get(60, TimeUnit.SECONDS);
+            assertThat(written.rows()).isEqualTo(10);
+        }
+        assertThat(rejected).containsExactly("rows 0..9 @7 {\"id\":7,\"name\":\"name-7\"}");
+        List<List<Object>> back;
+        try (NativeConnection c = TestServer.connect()) {
+            back = c.queryRows("SELECT id, name FROM " + table + " ORDER BY id");
+        }
+        List<List<Object>> want = new ArrayList<>();
+        for (long id = 0; id < 10; id++) {
+            if (id != 7) {
+                want.add(List.of(id, "name-" + id));
+            }
+        }
+        assertThat(back).isEqualTo(want);
     }
 
     @Test
