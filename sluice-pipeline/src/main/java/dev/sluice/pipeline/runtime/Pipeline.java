@@ -13,7 +13,6 @@ import dev.sluice.pipeline.sink.OutcomeCheck;
 import dev.sluice.pipeline.sink.RetryReason;
 import dev.sluice.pipeline.sink.SealPolicy;
 import dev.sluice.pipeline.sink.ShardRouter;
-import dev.sluice.pipeline.sink.SinkPool;
 import dev.sluice.pipeline.sink.SinkSupervisor;
 import dev.sluice.pipeline.sink.SplitInserts;
 import dev.sluice.pipeline.sink.UnresolvedInserts;
@@ -21,6 +20,8 @@ import dev.sluice.pipeline.source.Source;
 import dev.sluice.pipeline.spec.PipelineSpec;
 import dev.sluice.pipeline.spec.PipelineSpec.ShardSpec;
 import dev.sluice.pipeline.time.Clock;
+import dev.sluice.pipeline.writer.ClickHouseWriter;
+import dev.sluice.pipeline.writer.ClusterShards;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -70,7 +71,7 @@ public final class Pipeline implements AutoCloseable {
     private final Metrics metrics;
     private final List<PipelineThread> workers = new ArrayList<>();
     private final List<Thread> threads = new ArrayList<>();
-    private SinkPool sink;
+    private ClickHouseWriter sink;
     private DeadLetterLog deadLetters;
     private LocalCheckpoints checkpoints;
     private AdminServer admin;
@@ -130,6 +131,7 @@ public final class Pipeline implements AutoCloseable {
         try {
             p.assemble(factories, setup, unresolved, splits);
         } catch (IOException | RuntimeException e) {
+            p.closeWriter();
             p.closeQuietly();
             p.closeSources();
             // An I/O error or a bad argument (an input that matches no file) says what to fix in
@@ -190,25 +192,23 @@ public final class Pipeline implements AutoCloseable {
         RecordErrors errors =
                 new RecordErrors(
                         spec.errors().policy(), spec.errors().maxErrors(), deadLetters, metrics);
+        String prefix = "sluice-" + spec.name() + "-";
         sink =
-                SinkPool.create(
-                        spec.sink(),
-                        url -> factories.inserter(url, spec.sink()),
-                        setup.plan(),
-                        setup.outcomes(),
-                        (url, prefix, since, timeout, logging) ->
-                                factories.trace(url, spec.sink(), prefix, since, timeout, logging),
-                        unresolved,
-                        splits,
-                        // The sources are made below, before any writer starts.
-                        errors.forSink(() -> workers.get(0).source().name()),
-                        metrics,
-                        new Supervision(),
-                        clock,
-                        new Random());
-        if (setup.shardKey() != null) {
-            sink.keyed(setup.shardKey(), budget::acquire, budget::release);
-        }
+                ClickHouseWriter.builder(spec.sink())
+                        .layout(setup.layout())
+                        .connections(factories.connections(spec.sink()))
+                        .metrics(metrics)
+                        .supervisor(new Supervision())
+                        .unresolved(unresolved)
+                        .splits(splits)
+                        // Asked only about a batch's rows: batches come from the sources made
+                        // below.
+                        .rejectedRows(errors.forSink(() -> workers.get(0).source().name()))
+                        .clock(clock)
+                        .random(new Random())
+                        .splitBudget(budget::acquire, budget::release)
+                        .threadNamePrefix(prefix + "shard")
+                        .build();
         // With a sharding key, rows pick their shard; batch boundaries and tokens then name one
         // logical shard, and the parts of a batch add /k<shard> to its token.
         List<Integer> weights =
@@ -255,8 +255,6 @@ public final class Pipeline implements AutoCloseable {
         if (spec.admin().listen() != null) {
             admin = AdminServer.start(spec.admin().listen(), metrics.registry(), new Probe());
         }
-        String prefix = "sluice-" + spec.name() + "-";
-        sink.start(prefix + "shard");
         for (int i = 0; i < workers.size(); i++) {
             Thread t = new Thread(workers.get(i), prefix + "pipeline-" + i);
             t.setDaemon(true);
@@ -273,11 +271,7 @@ public final class Pipeline implements AutoCloseable {
         String overrun = null;
         try {
             overrun = awaitThreads();
-            sink.finish();
-            long deadline = System.nanoTime() + WRITER_GRACE_NANOS;
-            if (!sink.join(deadline)) {
-                sink.interrupt();
-            }
+            sink.close(Duration.ofNanos(WRITER_GRACE_NANOS));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } catch (RuntimeException | Error e) {
@@ -301,7 +295,7 @@ public final class Pipeline implements AutoCloseable {
                 if (draining && !forced && clock.nanoTime() - drainDeadline >= 0) {
                     forced = true;
                     lifecycle.stop();
-                    sink.interrupt();
+                    sink.abort();
                     giveUpAt = System.nanoTime() + WRITER_GRACE_NANOS;
                 }
                 if (forced && System.nanoTime() - giveUpAt >= 0) {
@@ -410,6 +404,13 @@ public final class Pipeline implements AutoCloseable {
             }
         }
         return sb.toString();
+    }
+
+    /** After a failed start: the writer's threads may have started; nothing was submitted. */
+    private void closeWriter() {
+        if (sink != null) {
+            sink.close(Duration.ZERO);
+        }
     }
 
     /** After a failed start: the threads never ran, so their sources are still open. */
@@ -569,7 +570,7 @@ public final class Pipeline implements AutoCloseable {
                 retries.put(r.label(), n);
             }
         }
-        SinkPool s = sink;
+        ClickHouseWriter s = sink;
         return new PipelineStats.Delivery(
                 retries,
                 metrics.checks(OutcomeCheck.WRITTEN),
@@ -683,7 +684,7 @@ public final class Pipeline implements AutoCloseable {
 
         @Override
         public long queuedBatches(int shard) {
-            SinkPool s = sink;
+            ClickHouseWriter s = sink;
             return s == null ? 0 : s.inFlight(shard);
         }
     }

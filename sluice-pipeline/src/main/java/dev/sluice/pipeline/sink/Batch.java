@@ -51,6 +51,7 @@ public final class Batch {
     private final long nowSeconds;
     private final long copyBytes;
     private final boolean part;
+    private final String described;
 
     /** A part's rows' rows in its parent batch (null: the same rows). */
     private final int[] parentRows;
@@ -58,6 +59,8 @@ public final class Batch {
     private Block block;
     private AbsentRows absent;
     private volatile Outcome outcome = Outcome.IN_FLIGHT;
+    private volatile String failure;
+    private volatile Throwable failureCause;
 
     /**
      * A batch of one partition.
@@ -121,6 +124,7 @@ public final class Batch {
         }
         this.copyBytes = copy;
         this.part = false;
+        this.described = null;
         this.parentRows = null;
         if (this.segments.size() == 1) {
             this.block = segments.get(0).open().block();
@@ -153,10 +157,63 @@ public final class Batch {
         this.nowSeconds = parent.nowSeconds;
         this.copyBytes = 0;
         this.part = true;
+        this.described = parent.described;
         this.parentRows = parentRows;
         this.block = block;
         this.absent = absent;
         this.shard = shard;
+    }
+
+    /**
+     * Rows handed to the writer as a block of their own ({@code dev.sluice.pipeline.writer}), not
+     * read by a pipeline thread: no open batch or checkpoint stands behind them.
+     *
+     * @param described where the rows come from, for messages (e.g. {@code events-3 offsets
+     *     100..199})
+     * @param reason why the rows were sealed: {@link SealReason#SUBMIT} for a submitter's block
+     * @param bytes bytes of the in-flight limit the block holds until settled
+     */
+    public static Batch submitted(
+            BatchOwner owner,
+            Block block,
+            AbsentRows absent,
+            String described,
+            int shard,
+            String token,
+            boolean replayed,
+            SealReason reason,
+            long nowSeconds,
+            long bytes) {
+        return new Batch(
+                owner, block, absent, described, shard, token, replayed, reason, nowSeconds, bytes);
+    }
+
+    private Batch(
+            BatchOwner owner,
+            Block block,
+            AbsentRows absent,
+            String described,
+            int shard,
+            String token,
+            boolean replayed,
+            SealReason reason,
+            long nowSeconds,
+            long bytes) {
+        this.owner = owner;
+        this.segments =
+                List.of(new Segment(null, new LedgerEntry(described, 0, 0, shard, nowSeconds), 0));
+        this.shard = shard;
+        this.replayed = replayed;
+        this.token = token;
+        this.reason = reason;
+        this.bytes = bytes;
+        this.nowSeconds = nowSeconds;
+        this.copyBytes = 0;
+        this.part = true; // its rows are its block's
+        this.parentRows = null;
+        this.described = described;
+        this.block = block;
+        this.absent = absent;
     }
 
     /** Where a row's record is: its partition and position there. */
@@ -164,10 +221,15 @@ public final class Batch {
 
     /**
      * Where the record of row {@code row} of {@link #block()} is: the segment holding it (rows
-     * follow the segments' order) and its position there.
+     * follow the segments' order) and its position there. For rows handed to the writer ({@link
+     * #submitted}) no source stands behind them: the batch's description and the row's index in the
+     * submitted block.
      */
     public RowSource source(int row) {
         int r = parentRows == null ? row : parentRows[row];
+        if (described != null) {
+            return new RowSource(described, r);
+        }
         for (Segment s : segments) {
             int n = s.open().rows();
             if (r < n) {
@@ -200,6 +262,9 @@ public final class Batch {
      * Where the batch's records are: {@code partition positions first..last}, for each partition.
      */
     public String describeRange() {
+        if (described != null) {
+            return described;
+        }
         StringBuilder sb = new StringBuilder();
         for (Segment s : segments) {
             if (sb.length() > 0) {
@@ -344,6 +409,31 @@ public final class Batch {
 
     public Outcome outcome() {
         return outcome;
+    }
+
+    /**
+     * Why the batch failed for good, as its writer reported it (the message names the shard, the
+     * rows and the server's error); set before it is settled {@link Outcome#ABANDONED}, null when
+     * it was abandoned without failing (a stop) or written.
+     */
+    public String failure() {
+        return failure;
+    }
+
+    /** The error behind {@link #failure()}, or null. */
+    public Throwable failureCause() {
+        return failureCause;
+    }
+
+    /** Records why the batch failed for good; the first reason counts. */
+    public void fail(String message, Throwable cause) {
+        synchronized (this) {
+            if (failure != null) {
+                return;
+            }
+            failureCause = cause;
+            failure = message;
+        }
     }
 
     /** Sets the outcome and hands the batch back to its pipeline thread (without waiting). */

@@ -351,9 +351,9 @@ public final class BatchSender implements AutoCloseable {
                     + where(batch, state)
                     + " for their content: "
                     + server
-                    + " (with errors.policy dead-letter or skip — --on-error — the batch is"
-                    + " bisected: the rejected rows are dead-lettered or skipped and the rest"
-                    + " written)";
+                    + " ("
+                    + rejected.howToBisect()
+                    + ")";
         }
         if (unit.rows() > 1) {
             if (kind == ErrorClass.SIZE) {

@@ -118,6 +118,9 @@ final class KeyedSplit {
         public void settled(Batch part) {
             if (part.outcome() != Batch.Outcome.WRITTEN) {
                 abandoned = true;
+                if (part.failure() != null) {
+                    batch.fail(part.failure(), part.failureCause());
+                }
             }
             if (part.bytes() > 0) {
                 release.accept(part.bytes());

@@ -26,6 +26,15 @@ public interface RejectedRows {
      */
     String reject(Batch.RowSource source, byte[] row, String reason);
 
+    /**
+     * For the message that stops on a content refusal when {@link #bisects()} is false: what would
+     * have the rejected rows sought out and the rest written.
+     */
+    default String howToBisect() {
+        return "with errors.policy dead-letter or skip — --on-error — the batch is bisected: the"
+                + " rejected rows are dead-lettered or skipped and the rest written";
+    }
+
     /** Rejections stop the pipeline: for sinks without an error policy (tests, tools). */
     static RejectedRows failing() {
         return new RejectedRows() {

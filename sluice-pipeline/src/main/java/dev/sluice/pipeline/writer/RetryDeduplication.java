@@ -1,4 +1,4 @@
-package dev.sluice.pipeline.runtime;
+package dev.sluice.pipeline.writer;
 
 import dev.sluice.clickhouse.client.ServerInfo;
 import dev.sluice.clickhouse.schema.Deduplication;

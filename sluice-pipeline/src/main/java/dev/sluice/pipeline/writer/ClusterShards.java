@@ -1,4 +1,4 @@
-package dev.sluice.pipeline.runtime;
+package dev.sluice.pipeline.writer;
 
 import dev.sluice.pipeline.spec.PipelineSpec.ShardSpec;
 import java.net.URI;
@@ -15,9 +15,9 @@ import java.util.Map;
  * port. Only a native ({@code clickhouse://}) URL works: {@code system.clusters} lists native
  * ports.
  */
-final class ClusterShards {
+public final class ClusterShards {
     /** The query; its rows are what {@link #from} reads. */
-    static String query(String cluster) {
+    public static String query(String cluster) {
         return "SELECT shard_num, shard_weight, replica_num, host_address, port"
                 + " FROM system.clusters WHERE cluster = '"
                 + cluster.replace("\\", "\\\\").replace("'", "\\'")
@@ -32,7 +32,7 @@ final class ClusterShards {
      *     port
      * @throws IllegalArgumentException when the cluster is unknown or the URL is not native
      */
-    static List<ShardSpec> from(String url, String cluster, List<List<Object>> rows) {
+    public static List<ShardSpec> from(String url, String cluster, List<List<Object>> rows) {
         URI base;
         try {
             base = new URI(url);
