@@ -8,6 +8,7 @@ import dev.sluice.pipeline.decode.DecoderFactory;
 import dev.sluice.pipeline.decode.RecordException;
 import dev.sluice.pipeline.decode.RowTarget;
 import dev.sluice.pipeline.decode.TargetColumns;
+import dev.sluice.pipeline.decode.json.JsonDecoder;
 import dev.sluice.pipeline.source.RecordBatch;
 import dev.sluice.pipeline.spec.PipelineSpec.DecodeSpec;
 import dev.sluice.pipeline.spec.PipelineSpec.Format;
@@ -39,9 +40,13 @@ import org.openjdk.jmh.annotations.Warmup;
  * {@link EventsFiles#writeNdjson}): ns per record into the columns {@code ts DateTime, tenant
  * UInt32, kind String, id UInt64} plus, in mode {@code raw}, the whole line in {@code raw String}
  * (what {@code scripts/bench-load} loads), or, in mode {@code fields}, only the four fields with
- * the other keys ignored. Reports per record ({@code RECORDS} per operation).
+ * the other keys ignored. Each JSON mode runs twice: with the fast path ({@code ndjson-raw}, {@code
+ * ndjson-fields}: the byte scanner, Jackson for what it declines — here nothing) and with Jackson
+ * alone ({@code ...-jackson}, {@code decode.json.fast_path: false}). TSV is the yardstick. Reports
+ * per record ({@code RECORDS} per operation); {@code -prof gc} gives the bytes allocated per record
+ * ({@code gc.alloc.rate.norm} / {@code RECORDS}).
  *
- * <pre>java -jar sluice-bench/target/sluice-bench.jar NdjsonDecodeBench -f 1 -wi 5 -i 5 -prof gc
+ * <pre>java -jar sluice-bench/target/sluice-bench.jar DecodeBench -f 1 -wi 5 -i 5 -prof gc
  * </pre>
  */
 @State(Scope.Thread)
@@ -53,7 +58,7 @@ import org.openjdk.jmh.annotations.Warmup;
 public class DecodeBench {
     static final int RECORDS = 4096;
 
-    @Param({"ndjson-raw", "ndjson-fields", "tsv"})
+    @Param({"ndjson-raw", "ndjson-raw-jackson", "ndjson-fields", "ndjson-fields-jackson", "tsv"})
     public String input;
 
     private Decoder decoder;
@@ -83,7 +88,7 @@ public class DecodeBench {
     }
 
     @Setup(Level.Trial)
-    public void setUp() throws IOException {
+    public void setUp() throws IOException, RecordException {
         Path dir = Files.createTempDirectory("decode-bench");
         Path file = dir.resolve("events");
         Path extracted = dir.resolve("extracted");
@@ -101,7 +106,8 @@ public class DecodeBench {
         }
         TableSchema table;
         DecodeSpec spec;
-        switch (input) {
+        boolean jackson = input.endsWith("-jackson");
+        switch (input.replace("-jackson", "")) {
             case "ndjson-raw" -> {
                 table = table(EventsFiles.JSON_COLUMNS_DDL);
                 spec =
@@ -125,9 +131,27 @@ public class DecodeBench {
             }
             default -> throw new IllegalArgumentException("input " + input);
         }
+        spec = spec.withJsonFastPath(!jackson);
         TargetColumns columns = DecoderFactory.targetColumns(spec, List.of(), table);
         decoder = DecoderFactory.create(spec, columns);
         target = new Target(columns.newBlock());
+        if (decoder instanceof JsonDecoder json) {
+            decode();
+            // The arm measures the path it names: every record read by it.
+            long expected = jackson ? 0 : batch.count;
+            if (json.fastPath() == jackson
+                    || json.fastRecords() != expected
+                    || json.declinedRecords() != 0) {
+                throw new IllegalStateException(
+                        input
+                                + ": fast path read "
+                                + json.fastRecords()
+                                + " of "
+                                + batch.count
+                                + " records, declined "
+                                + json.declinedRecords());
+            }
+        }
     }
 
     /** One record per line, as the line framer would leave them. */

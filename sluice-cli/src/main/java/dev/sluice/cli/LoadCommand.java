@@ -4,6 +4,8 @@ import dev.sluice.clickhouse.client.ConnectionConfig;
 import dev.sluice.pipeline.config.ConfigDefaults;
 import dev.sluice.pipeline.config.Units;
 import dev.sluice.pipeline.errors.ErrorPolicy;
+import dev.sluice.pipeline.source.SourceFactory;
+import dev.sluice.pipeline.source.file.Compression;
 import dev.sluice.pipeline.source.file.InputFormats;
 import dev.sluice.pipeline.spec.PipelineSpec;
 import dev.sluice.pipeline.spec.PipelineSpec.BackpressureSpec;
@@ -133,7 +135,9 @@ final class LoadCommand implements Callable<Integer> {
 
     @Option(
             names = "--threads",
-            description = "Pipeline threads (default: one per input, ≤ cores/2)")
+            description =
+                    "Pipeline threads (default: one per input — a large plain file counts as"
+                            + " many, being split — ≤ cores/2)")
     Integer threads;
 
     @Option(
@@ -162,6 +166,13 @@ final class LoadCommand implements Callable<Integer> {
 
     @Option(names = "--ignore-unknown", description = "Skip input fields that name no column")
     boolean ignoreUnknown;
+
+    @Option(
+            names = "--no-json-fast-path",
+            description =
+                    "Read JSON with Jackson alone, not the byte scanner first (the same rows and"
+                            + " errors, slower; see docs/formats.md)")
+    boolean noJsonFastPath;
 
     @Option(names = "--presort", description = "Sort each batch by the table's ORDER BY key")
     boolean presort;
@@ -241,7 +252,8 @@ final class LoadCommand implements Callable<Integer> {
                         ? header
                         : (fmt == Format.CSV || fmt == Format.TSV) && columns.isEmpty();
         DecodeSpec decode =
-                new DecodeSpec(fmt, columns, hasHeader, fields, ignoreUnknown, delimiter);
+                new DecodeSpec(fmt, columns, hasHeader, fields, ignoreUnknown, delimiter)
+                        .withJsonFastPath(!noJsonFastPath);
         List<ShardSpec> shardSpecs = new ArrayList<>();
         for (int i = 0; i < Math.max(1, shards); i++) {
             shardSpecs.add(new ShardSpec(List.of(target), 1));
@@ -333,14 +345,26 @@ final class LoadCommand implements Callable<Integer> {
         };
     }
 
-    /** Plain files count one each; a glob or directory may hold many. */
+    /**
+     * Plain files count one each — one the file source splits into chunks (docs/pipeline.md,
+     * "Splitting a file") as many as there may be threads; a glob or directory may hold many.
+     */
     private int inputCount() {
         int n = 0;
         for (String in : inputs) {
             Path p = Path.of(in);
-            n += Files.isRegularFile(p) ? 1 : 2;
+            n += !Files.isRegularFile(p) ? 2 : splits(p) ? 1 << 16 : 1;
         }
         return n;
+    }
+
+    private static boolean splits(Path file) {
+        try {
+            return Compression.of(file.getFileName().toString()) == Compression.NONE
+                    && Files.size(file) >= 2 * SourceFactory.SPLIT_BYTES;
+        } catch (IOException e) {
+            return false; // reading it reports why
+        }
     }
 
     /** The state directory name: stable for the same table and inputs, so --resume finds it. */

@@ -195,7 +195,7 @@ final class PipelineRunner {
                 s.wireBytesWritten() == 0 ? 1.0 : (double) s.bytesWritten() / s.wireBytesWritten();
         out.printf(
                 Locale.ROOT,
-                "%ssent %s on the wire for %s of Native data (%.2fx compression) in %,d batches%s%n",
+                "%ssent %s on the wire for %s of Native data (%.2fx compression) in %,d batch%s%s%n",
                 s.sourceBytesRead() >= 0
                         ? "read " + bytes(s.sourceBytesRead()) + " of input; "
                         : "",
@@ -203,6 +203,7 @@ final class PipelineRunner {
                 bytes(s.bytesWritten()),
                 ratio,
                 s.batchesWritten(),
+                s.batchesWritten() == 1 ? "" : "es",
                 // each batch is an INSERT, and each INSERT a part per table partition it touches:
                 // the server's merge work to come (docs/pipeline.md, "Batch sizes")
                 s.batchesWritten() > 1

@@ -153,6 +153,7 @@ class BenchIT {
                         .filter(r -> map(r.get("arm")).get("mode").equals("paced"))
                         .findFirst()
                         .orElseThrow();
+        assertThat(paced.get("status")).as(paced.toString()).isEqualTo("ok");
         assertThat(map(paced.get("extra")).get("latency_p99_s")).isInstanceOf(Number.class);
         assertThat(((Number) map(paced.get("extra")).get("latency_rows")).longValue()).isPositive();
     }

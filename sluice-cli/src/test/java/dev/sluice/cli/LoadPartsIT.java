@@ -55,7 +55,10 @@ class LoadPartsIT {
                             "--format",
                             "tsv",
                             "--columns",
-                            "id,v");
+                            "id,v",
+                            // one reader: a file split over threads seals batches per chunk
+                            "--threads",
+                            "1");
             assertThat(r.exitCode()).as(r.output()).isZero();
             assertThat(r.stdout())
                     .as(r.output())

@@ -400,6 +400,51 @@ class MalformedInputIT {
         assertValues(table, json);
     }
 
+    /**
+     * {@code --no-json-fast-path}: Jackson alone lands the same rows, value by value, and
+     * dead-letters the same records with the same reasons as the default fast path, which hands it
+     * the records it declines.
+     */
+    @Test
+    void theJsonFastPathLandsAndRejectsWhatJacksonAloneDoes() throws Exception {
+        List<Input> inputs = inputs(true);
+        String[] tables = new String[2];
+        List<List<String>> deadLetters = new ArrayList<>();
+        for (int arm = 0; arm < 2; arm++) {
+            tables[arm] = newTable();
+            Path dead = dir.resolve("dead-" + arm + ".ndjson");
+            List<String> args =
+                    new ArrayList<>(
+                            List.of(
+                                    "--threads",
+                                    "1",
+                                    "--on-error",
+                                    "dead-letter",
+                                    "--dead-letter",
+                                    dead.toString()));
+            if (arm == 1) {
+                args.add("--no-json-fast-path");
+            }
+            Result r = load(true, tables[arm], inputs, args.toArray(String[]::new));
+            assertThat(r.exitCode()).as(r.output()).isZero();
+            List<String> lines = new ArrayList<>();
+            for (String line : Files.readAllLines(dead)) {
+                Map<String, String> n = flatObject(line);
+                // the reasons name each arm's own table
+                String reason = n.get("reason").replace(tables[arm], "TABLE");
+                lines.add(n.get("partition") + "@" + n.get("position") + ": " + reason);
+            }
+            deadLetters.add(lines);
+        }
+        String all = "SELECT * FROM %s ORDER BY key FORMAT TabSeparated";
+        String fast = TestServer.clickhouseClient(String.format(all, tables[0]));
+        assertThat(fast.lines().count()).isEqualTo(allGoodKeys(inputs).size());
+        assertThat(fast).isEqualTo(TestServer.clickhouseClient(String.format(all, tables[1])));
+        assertThat(deadLetters.get(0)).hasSize((int) badCount(inputs));
+        assertThat(deadLetters.get(0)).isEqualTo(deadLetters.get(1));
+        assertValues(tables[0], true);
+    }
+
     /** {@code --max-errors N}: N bad records are passed, the next one stops the load (exit 1). */
     @Test
     void maxErrorsStopsAfterThatMany() throws Exception {

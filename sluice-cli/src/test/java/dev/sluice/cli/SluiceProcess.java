@@ -170,10 +170,15 @@ final class SluiceProcess implements AutoCloseable {
         return "--- stdout\n" + stdout() + "--- stderr\n" + stderr();
     }
 
+    /** Kills a process still running; an interrupt while waiting for it is kept for the caller. */
     @Override
-    public void close() throws InterruptedException {
+    public void close() {
         if (process.isAlive()) {
-            killHard();
+            try {
+                killHard();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
         }
     }
 }

@@ -378,7 +378,23 @@ class UnknownOutcomeIT {
                 server.resume();
             }
             assertThat(trap.sprung()).isEqualTo(expectSprung);
+            settle(server);
             return r;
+        }
+    }
+
+    /**
+     * Waits until the thawed server has finished the INSERTs it held: they complete after the run
+     * gave up on them, and a count taken while one still runs disagrees with the next query.
+     */
+    private static void settle(PrivateServer server) throws InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        while (single(server, "SELECT count() FROM system.processes WHERE query LIKE 'INSERT%'")
+                > 0) {
+            assertThat(System.nanoTime())
+                    .as("the thawed server's INSERTs end")
+                    .isLessThan(deadline);
+            Thread.sleep(20);
         }
     }
 

@@ -21,6 +21,7 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.function.Function;
 import java.util.regex.Pattern;
+import org.apache.kafka.clients.consumer.CloseOptions;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -360,7 +361,7 @@ public final class KafkaSource implements Source {
     private void closeConsumer() {
         if (consumer != null) {
             try {
-                consumer.close(Duration.ofSeconds(10));
+                consumer.close(CloseOptions.timeout(Duration.ofSeconds(10)));
             } catch (KafkaException e) {
                 // Leaving the group late only delays the next rebalance; commits were done.
             }

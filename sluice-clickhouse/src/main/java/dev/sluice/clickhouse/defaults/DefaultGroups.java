@@ -3,6 +3,7 @@ package dev.sluice.clickhouse.defaults;
 import dev.sluice.clickhouse.block.Block;
 import dev.sluice.clickhouse.column.Column;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -21,8 +22,9 @@ public final class DefaultGroups {
      *
      * @param block the rows, without the {@code omitted} columns
      * @param omitted the columns the server fills for these rows
+     * @param rows for each row of {@code block}, its row in the block that was split
      */
-    public record Group(Block block, List<String> omitted) {}
+    public record Group(Block block, List<String> omitted, int[] rows) {}
 
     private DefaultGroups() {}
 
@@ -98,6 +100,6 @@ public final class DefaultGroups {
             Column source = block.column(kept.get(k));
             out.column(k).appendRowsFrom(source, order, from, to);
         }
-        return new Group(out, List.copyOf(omitted));
+        return new Group(out, List.copyOf(omitted), Arrays.copyOfRange(order, from, to));
     }
 }

@@ -20,11 +20,20 @@ final class ArithmeticNode extends Node {
     private final Node left;
     private final Node right;
 
+    /** The type C++ promotes both integer operands to: intDiv and modulo run in it. */
+    private final ValueType promoted;
+
     ArithmeticNode(Op op, Node left, Node right, ValueType type) {
         super(type);
         this.op = op;
         this.left = left;
         this.right = right;
+        this.promoted =
+                left.type.kind() == ValueType.Kind.INT && right.type.kind() == ValueType.Kind.INT
+                        ? ValueType.integer(
+                                promotedBits(left.type, right.type),
+                                promotedSigned(left.type, right.type))
+                        : null;
     }
 
     @Override
@@ -53,9 +62,6 @@ final class ArithmeticNode extends Node {
             return out;
         }
         long[] r = out.longs;
-        // intDiv and modulo run in the type C++ promotes both operands to.
-        int opBits = promotedBits(left.type, right.type);
-        boolean opSigned = promotedSigned(left.type, right.type);
         // NULL rows are computed too, on the placeholder values, as the server does: a NULL
         // divisor is a division by zero there.
         for (int i = 0; i < n; i++) {
@@ -66,7 +72,7 @@ final class ArithmeticNode extends Node {
                         case PLUS -> x + y;
                         case MINUS -> x - y;
                         case MULTIPLY -> x * y;
-                        case INT_DIV, MODULO -> integerDivision(x, y, opBits, opSigned);
+                        case INT_DIV, MODULO -> integerDivision(x, y);
                         case DIVIDE -> throw new IllegalStateException("divide is Float64");
                     };
             r[i] = Conversions.wrap(v, type);
@@ -94,8 +100,10 @@ final class ArithmeticNode extends Node {
         return t.bits() == 64 ? Long.MIN_VALUE : -(1L << (t.bits() - 1));
     }
 
-    private long integerDivision(long x, long y, int bits, boolean signed) {
-        ValueType t = ValueType.integer(bits, signed);
+    private long integerDivision(long x, long y) {
+        ValueType t = promoted;
+        int bits = t.bits();
+        boolean signed = t.signed();
         long xs = Conversions.wrap(x, t);
         long ys = Conversions.wrap(y, t);
         if (ys == 0) {

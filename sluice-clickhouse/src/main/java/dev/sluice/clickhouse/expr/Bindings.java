@@ -15,6 +15,7 @@ public final class Bindings {
     private final ZoneId serverZone;
     private final Map<String, ClickHouseType> columns = new HashMap<>();
     private final Map<String, Expr> aliases = new HashMap<>();
+    private boolean rawRecord;
 
     public Bindings(ZoneId serverZone) {
         this.serverZone = serverZone;
@@ -39,6 +40,20 @@ public final class Bindings {
     public Bindings alias(String name, Expr expression) {
         aliases.put(name, expression);
         return this;
+    }
+
+    /**
+     * Enables {@code raw()}: the bytes of the record each row was decoded from, as a String, which
+     * the caller passes to {@link CompiledExpression#evaluate(dev.sluice.clickhouse.block.Block,
+     * int[], int, long, RawRecords)}. Not a ClickHouse function: a pipeline's binding.
+     */
+    public Bindings rawRecord() {
+        rawRecord = true;
+        return this;
+    }
+
+    boolean hasRawRecord() {
+        return rawRecord;
     }
 
     public ZoneId serverZone() {

@@ -1,5 +1,6 @@
 package dev.sluice.clickhouse.expr;
 
+import dev.sluice.clickhouse.block.Block;
 import dev.sluice.clickhouse.column.Column;
 import dev.sluice.clickhouse.column.FixedBytesColumn;
 import dev.sluice.clickhouse.column.FixedWidthColumn;
@@ -40,11 +41,24 @@ final class ColumnRef extends Node {
         return false;
     }
 
+    /** The column found in the last block evaluated (blocks are reused batch after batch). */
+    private Block lastBlock;
+
+    private Column lastColumn;
+
     @Override
     ValueVector eval(Context ctx) {
-        Column c = ctx.block.column(name);
-        if (c == null) {
-            throw new IllegalArgumentException("the block has no column " + name);
+        Column c;
+        if (ctx.block == lastBlock) {
+            c = lastColumn;
+        } else {
+            int index = ctx.block.indexOf(name);
+            if (index < 0) {
+                throw new IllegalArgumentException("the block has no column " + name);
+            }
+            c = ctx.block.column(index);
+            lastBlock = ctx.block;
+            lastColumn = c;
         }
         int n = ctx.count;
         out.prepare(n, false);

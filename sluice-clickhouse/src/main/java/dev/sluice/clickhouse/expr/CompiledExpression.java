@@ -26,6 +26,7 @@ public final class CompiledExpression {
     private final Node root;
     private final Set<String> columns;
     private final boolean usesClock;
+    private final boolean usesRaw;
     private final Node.Context context = new Node.Context();
 
     private CompiledExpression(Expr source, Node root, Compiler compiler) {
@@ -33,6 +34,7 @@ public final class CompiledExpression {
         this.root = root;
         this.columns = Set.copyOf(compiler.columns);
         this.usesClock = compiler.usesClock;
+        this.usesRaw = compiler.usesRaw;
     }
 
     public static CompiledExpression compile(Expr expr, Bindings bindings)
@@ -64,6 +66,20 @@ public final class CompiledExpression {
         }
     }
 
+    /**
+     * Whether expressions can be compiled to values of {@code type} (with {@link #compile(Expr,
+     * Bindings, ClickHouseType)}): integers, floats, Date, DateTime, String, FixedString, Enum, and
+     * Nullable or LowCardinality of those.
+     */
+    public static boolean canProduce(ClickHouseType type) {
+        try {
+            new Compiler(new Bindings(java.time.ZoneOffset.UTC)).valueType(type, "the type");
+            return true;
+        } catch (UnsupportedExpressionException e) {
+            return false;
+        }
+    }
+
     public Expr source() {
         return source;
     }
@@ -80,6 +96,11 @@ public final class CompiledExpression {
     /** True when {@code now()} or {@code today()} takes part: the value depends on the clock. */
     public boolean usesClock() {
         return usesClock;
+    }
+
+    /** True when {@code raw()} takes part: evaluations must pass the rows' records. */
+    public boolean usesRaw() {
+        return usesRaw;
     }
 
     /** True when the value is the same for every row of a batch (constants, now(), today()). */
@@ -100,15 +121,31 @@ public final class CompiledExpression {
      * @throws UnsupportedValueException for a value whose server result is not reproduced
      */
     public ValueVector evaluate(Block block, int[] rows, int count, long nowSeconds) {
+        return evaluate(block, rows, count, nowSeconds, null);
+    }
+
+    /**
+     * Like {@link #evaluate(Block, int[], int, long)}, with the records the rows were decoded from,
+     * for {@code raw()} (see {@link Bindings#rawRecord()}).
+     *
+     * @param raw the records behind the block's rows; required when {@link #usesRaw()}
+     */
+    public ValueVector evaluate(
+            Block block, int[] rows, int count, long nowSeconds, RawRecords raw) {
+        if (usesRaw && raw == null) {
+            throw new IllegalArgumentException(source + " reads raw(): pass the rows' records");
+        }
         context.block = block;
         context.rows = rows;
         context.count = count;
         context.nowSeconds = nowSeconds;
+        context.raw = raw;
         try {
             return root.eval(context);
         } finally {
             context.block = null;
             context.rows = null;
+            context.raw = null;
         }
     }
 

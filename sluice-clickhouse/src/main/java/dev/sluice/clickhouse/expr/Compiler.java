@@ -32,6 +32,7 @@ final class Compiler {
     private final Deque<String> aliasesInProgress = new ArrayDeque<>();
     final Set<String> columns = new LinkedHashSet<>();
     boolean usesClock;
+    boolean usesRaw;
 
     Compiler(Bindings bindings) {
         this.bindings = bindings;
@@ -266,6 +267,96 @@ final class Compiler {
             }
             case "todatetime" -> {
                 return toDateTime(c);
+            }
+            case "equals" -> {
+                return compare(c, CompareNode.Op.EQUALS);
+            }
+            case "notequals" -> {
+                return compare(c, CompareNode.Op.NOT_EQUALS);
+            }
+            case "less" -> {
+                return compare(c, CompareNode.Op.LESS);
+            }
+            case "greater" -> {
+                return compare(c, CompareNode.Op.GREATER);
+            }
+            case "lessorequals" -> {
+                return compare(c, CompareNode.Op.LESS_OR_EQUALS);
+            }
+            case "greaterorequals" -> {
+                return compare(c, CompareNode.Op.GREATER_OR_EQUALS);
+            }
+            case "and" -> {
+                return logic(c, LogicNode.Op.AND);
+            }
+            case "or" -> {
+                return logic(c, LogicNode.Op.OR);
+            }
+            case "xor" -> {
+                return logic(c, LogicNode.Op.XOR);
+            }
+            case "not" -> {
+                return logic(c, LogicNode.Op.NOT);
+            }
+            case "in" -> {
+                return in(c, false);
+            }
+            case "notin" -> {
+                return in(c, true);
+            }
+            case "isnull", "isnotnull" -> {
+                arity(c, 1, 1);
+                Node a = compile(args.get(0));
+                return new NullCheckNode(a, lower.equals("isnotnull"));
+            }
+            case "if" -> {
+                arity(c, 3, 3);
+                return conditional(c, true);
+            }
+            case "multiif" -> {
+                if (args.size() < 3 || args.size() % 2 == 0) {
+                    throw new UnsupportedExpressionException(
+                            "multiIf needs an odd number of arguments, at least 3");
+                }
+                return conditional(c, false);
+            }
+            case "coalesce", "ifnull" -> {
+                if (lower.equals("ifnull")) {
+                    arity(c, 2, 2);
+                } else if (args.isEmpty()) {
+                    throw new UnsupportedExpressionException("coalesce needs arguments");
+                }
+                return coalesce(c);
+            }
+            case "raw" -> {
+                arity(c, 0, 0);
+                if (!bindings.hasRawRecord()) {
+                    throw new UnsupportedExpressionException(
+                            "raw() is not available here (it reads the record a row came from)");
+                }
+                usesRaw = true;
+                return new RawNode();
+            }
+            case "visitparamhas" -> {
+                return jsonParam(c, JsonParamNode.Fn.HAS, ValueType.UINT8);
+            }
+            case "visitparamextractuint" -> {
+                return jsonParam(c, JsonParamNode.Fn.UINT, ValueType.UINT64);
+            }
+            case "visitparamextractint" -> {
+                return jsonParam(c, JsonParamNode.Fn.INT, ValueType.integer(64, true));
+            }
+            case "visitparamextractfloat" -> {
+                return jsonParam(c, JsonParamNode.Fn.FLOAT, ValueType.FLOAT64);
+            }
+            case "visitparamextractbool" -> {
+                return jsonParam(c, JsonParamNode.Fn.BOOL, ValueType.UINT8);
+            }
+            case "visitparamextractraw" -> {
+                return jsonParam(c, JsonParamNode.Fn.RAW, ValueType.STRING);
+            }
+            case "visitparamextractstring" -> {
+                return jsonParam(c, JsonParamNode.Fn.STRING, ValueType.STRING);
             }
             case "tofixedstring" -> {
                 arity(c, 2, 2);
@@ -647,6 +738,556 @@ final class Compiler {
         return new HashNode(fn, args, result.withNullable(nullable));
     }
 
+    // ---- Comparisons, logic, IN, conditionals ----
+
+    private Node compare(Call c, CompareNode.Op op) throws UnsupportedExpressionException {
+        arity(c, 2, 2);
+        Node a = compile(c.args().get(0));
+        Node b = compile(c.args().get(1));
+        if (a.type.kind() == Kind.NULL || b.type.kind() == Kind.NULL) {
+            return ConstNode.ofNull(); // the server's NULL of type Nullable(Nothing)
+        }
+        // A text constant compared with a date, a time or an Enum is read as one, once.
+        if (isTextConstant(b) && readsText(a.type)) {
+            b = constantOf(b, a.type, c.function());
+        } else if (isTextConstant(a) && readsText(b.type)) {
+            a = constantOf(a, b.type, c.function());
+        }
+        ValueType ta = a.type;
+        ValueType tb = b.type;
+        String why = comparable(ta, tb, a instanceof ConstNode || b instanceof ConstNode);
+        if (why != null) {
+            throw new UnsupportedExpressionException(
+                    c.function() + "(" + ta + ", " + tb + ") is not supported: " + why);
+        }
+        ValueType result = ValueType.UINT8.withNullable(ta.nullable() || tb.nullable());
+        return new CompareNode(
+                op,
+                a,
+                CompareNode.side(ta),
+                b,
+                CompareNode.side(tb),
+                result.withNullable(ta.nullable() || tb.nullable()));
+    }
+
+    /** A Date, DateTime or Enum: a text constant compared with one is read as one. */
+    private static boolean readsText(ValueType t) {
+        return t.kind() == Kind.DATE
+                || t.kind() == Kind.DATETIME
+                || (t.kind() == Kind.ORDERED && t.chType() instanceof EnumType);
+    }
+
+    private static boolean isTextConstant(Node n) {
+        return n instanceof ConstNode && n.type.kind() == Kind.STRING;
+    }
+
+    /**
+     * Why two types cannot be compared (as 18.16 refuses, or compares surprisingly), or null.
+     *
+     * @param constantArgument one side is a constant
+     */
+    private String comparable(ValueType a, ValueType b, boolean constantArgument) {
+        Kind ka = a.kind();
+        Kind kb = b.kind();
+        if (a.isStringLike() || b.isStringLike()) {
+            if (!a.isStringLike() || !b.isStringLike()) {
+                return "a string compares only with a string (or a constant with a date, time or"
+                        + " Enum)";
+            }
+            boolean fixedA = ka == Kind.FIXED_STRING;
+            boolean fixedB = kb == Kind.FIXED_STRING;
+            if (fixedA != fixedB) {
+                return "18.16 compares a String with a FixedString in ways that differ between"
+                        + " columns and constants"
+                        + (constantArgument
+                                ? " (a constant only by the" + " FixedString's length)"
+                                : "")
+                        + "; compare FixedStrings of one type";
+            }
+            if (fixedA && fixedB && !a.chType().equals(b.chType())) {
+                return "FixedStrings of different lengths";
+            }
+            return null;
+        }
+        if (ka == Kind.DATE || kb == Kind.DATE) {
+            if (ka == Kind.DATE && kb == Kind.DATE) {
+                return null;
+            }
+            return ka == Kind.DATETIME || kb == Kind.DATETIME
+                    ? "18.16 compares a Date's day number with a DateTime's seconds; convert one"
+                            + " side (toDate or toDateTime)"
+                    : "a Date compares only with a Date or a constant 'YYYY-MM-DD'";
+        }
+        boolean enumA = ka == Kind.ORDERED && a.chType() instanceof EnumType;
+        boolean enumB = kb == Kind.ORDERED && b.chType() instanceof EnumType;
+        if (enumA && enumB && !a.chType().equals(b.chType())) {
+            return "two different Enum types";
+        }
+        boolean numberA = ka == Kind.INT || ka == Kind.FLOAT || ka == Kind.DATETIME || enumA;
+        boolean numberB = kb == Kind.INT || kb == Kind.FLOAT || kb == Kind.DATETIME || enumB;
+        return numberA && numberB ? null : "these types do not compare";
+    }
+
+    /**
+     * A text constant as a value of {@code type} (a Date, DateTime or Enum), as the server reads it
+     * for a comparison or an IN list.
+     */
+    private Node constantOf(Node text, ValueType type, String what)
+            throws UnsupportedExpressionException {
+        ValueVector v = ((ConstNode) text).out;
+        byte[] b = java.util.Arrays.copyOfRange(v.bytes, v.starts[0], v.ends[0]);
+        String s = new String(b, java.nio.charset.StandardCharsets.UTF_8);
+        Long value = textAs(s, type, what);
+        return ConstNode.ofLong(type.withNullable(false), value);
+    }
+
+    /** The value a text literal stands for in {@code type}; refused where the server differs. */
+    private Long textAs(String s, ValueType type, String what)
+            throws UnsupportedExpressionException {
+        byte[] b = s.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        switch (type.kind()) {
+            case DATE -> {
+                if (b.length != 10) {
+                    throw new UnsupportedExpressionException(
+                            what + ": write the Date '" + s + "' as 'YYYY-MM-DD'");
+                }
+                int year =
+                        (b[0] - '0') * 1000 + (b[1] - '0') * 100 + (b[2] - '0') * 10 + b[3] - '0';
+                if (year < 1970 || year > 2105) {
+                    throw new UnsupportedExpressionException(
+                            what + ": the Date '" + s + "' is outside 1970..2105");
+                }
+                try {
+                    return (long) Conversions.parseDate(b, 0, b.length);
+                } catch (UnsupportedValueException e) {
+                    throw new UnsupportedExpressionException(what + ": " + e.getMessage());
+                }
+            }
+            case DATETIME -> {
+                if (!type.zone().equals(bindings.serverZone())) {
+                    throw new UnsupportedExpressionException(
+                            what
+                                    + ": 18.16 reads the text '"
+                                    + s
+                                    + "' in the server's time zone, not the column's "
+                                    + type.zone()
+                                    + "; write toDateTime('...', '"
+                                    + type.zone()
+                                    + "')");
+                }
+                boolean digits =
+                        b.length >= 5 && b.length <= 10 && s.chars().allMatch(Character::isDigit);
+                if (!digits && b.length != 19) {
+                    throw new UnsupportedExpressionException(
+                            what + ": write the DateTime '" + s + "' as 'YYYY-MM-DD hh:mm:ss'");
+                }
+                if (!digits) {
+                    int year =
+                            (b[0] - '0') * 1000
+                                    + (b[1] - '0') * 100
+                                    + (b[2] - '0') * 10
+                                    + b[3]
+                                    - '0';
+                    if (year < 1970 || year > 2105) {
+                        throw new UnsupportedExpressionException(
+                                what + ": the DateTime '" + s + "' is outside 1970..2105");
+                    }
+                }
+                try {
+                    return Conversions.parseDateTime(b, 0, b.length, serverLut);
+                } catch (UnsupportedValueException e) {
+                    throw new UnsupportedExpressionException(what + ": " + e.getMessage());
+                }
+            }
+            case ORDERED -> {
+                if (type.chType() instanceof EnumType en) {
+                    int value = en.valueOf(s);
+                    if (value == Integer.MIN_VALUE) {
+                        throw new UnsupportedExpressionException(
+                                what + ": '" + s + "' is not a value of " + en.typeName());
+                    }
+                    return (long) value;
+                }
+                throw new UnsupportedExpressionException(
+                        what + ": text cannot stand for a " + type.typeName());
+            }
+            default ->
+                    throw new UnsupportedExpressionException(
+                            what + ": text cannot stand for a " + type.typeName());
+        }
+    }
+
+    private Node logic(Call c, LogicNode.Op op) throws UnsupportedExpressionException {
+        if (op == LogicNode.Op.NOT) {
+            arity(c, 1, 1);
+        } else if (c.args().size() < 2) {
+            throw new UnsupportedExpressionException(
+                    c.function() + " needs at least two arguments");
+        }
+        Node[] args = new Node[c.args().size()];
+        boolean nullable = false;
+        for (int i = 0; i < args.length; i++) {
+            args[i] = compile(c.args().get(i));
+            ValueType t = args[i].type;
+            if (t.kind() == Kind.NULL) {
+                if (op != LogicNode.Op.OR) {
+                    throw new UnsupportedExpressionException(
+                            c.function() + " of NULL is not supported (it is always NULL)");
+                }
+                continue;
+            }
+            if (t.kind() != Kind.INT && t.kind() != Kind.FLOAT) {
+                throw new UnsupportedExpressionException(
+                        c.function() + " of " + t + " is not supported (it takes numbers)");
+            }
+            nullable |= t.nullable();
+        }
+        // or is never NULL: a NULL argument counts as false (18.16).
+        ValueType result = ValueType.UINT8.withNullable(op != LogicNode.Op.OR && nullable);
+        return new LogicNode(op, args, result);
+    }
+
+    private Node in(Call c, boolean negated) throws UnsupportedExpressionException {
+        arity(c, 2, 2);
+        Node x = compile(c.args().get(0));
+        ValueType t = x.type.withNullable(false);
+        if (t.kind() == Kind.NULL) {
+            throw new UnsupportedExpressionException(c.function() + " of NULL is not supported");
+        }
+        Expr list = c.args().get(1);
+        List<Expr> items =
+                list instanceof Call call && call.function().equals("tuple")
+                        ? call.args()
+                        : List.of(list);
+        boolean strings = t.isStringLike();
+        java.util.List<Long> numbers = new java.util.ArrayList<>();
+        java.util.List<byte[]> texts = new java.util.ArrayList<>();
+        for (Expr item : items) {
+            if (!(item instanceof Literal l)) {
+                throw new UnsupportedExpressionException(
+                        c.function() + " takes a list of constants, not " + item);
+            }
+            if (l.kind() == Expr.LiteralKind.NULL) {
+                continue; // NULL is in no list
+            }
+            if (strings) {
+                if (l.kind() != Expr.LiteralKind.STRING) {
+                    throw new UnsupportedExpressionException(
+                            c.function() + ": " + l + " is not a " + t.typeName());
+                }
+                byte[] b = l.text().getBytes(java.nio.charset.StandardCharsets.UTF_8);
+                if (t.kind() == Kind.FIXED_STRING) {
+                    int n = ((FixedStringType) t.chType()).length();
+                    if (b.length > n) {
+                        throw new UnsupportedExpressionException(
+                                c.function() + ": " + l + " is longer than " + t.typeName());
+                    }
+                    b = java.util.Arrays.copyOf(b, n);
+                }
+                texts.add(b);
+            } else {
+                Long v = inElement(l, t, c.function());
+                if (v != null) {
+                    numbers.add(v);
+                }
+            }
+        }
+        if (strings) {
+            return new InNode(x, negated, null, texts.toArray(new byte[0][]));
+        }
+        long[] values = new long[numbers.size()];
+        for (int i = 0; i < values.length; i++) {
+            values[i] = numbers.get(i);
+        }
+        return new InNode(x, negated, values, null);
+    }
+
+    /**
+     * An IN list's constant as the value of {@code t} it matches (a float: its bits), or null when
+     * {@code t} cannot hold it exactly (the server drops it from the set).
+     */
+    private Long inElement(Literal l, ValueType t, String what)
+            throws UnsupportedExpressionException {
+        Expr.LiteralKind k = l.kind();
+        switch (t.kind()) {
+            case INT -> {
+                if (k == Expr.LiteralKind.STRING) {
+                    throw new UnsupportedExpressionException(what + ": " + l + " is not a " + t);
+                }
+                if (k == Expr.LiteralKind.FLOAT) {
+                    double d = l.number();
+                    if (d != Math.rint(d) || Double.isInfinite(d)) {
+                        return null;
+                    }
+                    if (d < -0x1p63 || d >= 0x1p64) {
+                        return null;
+                    }
+                    long v = d >= 0x1p63 ? (long) (d - 0x1p63) + Long.MIN_VALUE : (long) d;
+                    return fitsInteger(v, d >= 0x1p63 || d >= 0, t) ? v : null;
+                }
+                long v = l.bits();
+                return fitsInteger(v, k == Expr.LiteralKind.UNSIGNED, t) ? v : null;
+            }
+            case FLOAT -> {
+                if (k == Expr.LiteralKind.STRING) {
+                    throw new UnsupportedExpressionException(what + ": " + l + " is not a " + t);
+                }
+                double d;
+                if (k == Expr.LiteralKind.FLOAT) {
+                    d = l.number();
+                } else {
+                    long v = l.bits();
+                    d = k == Expr.LiteralKind.UNSIGNED ? ExprParser.unsignedToDouble(v) : v;
+                    // Not exactly representable: dropped.
+                    boolean exact =
+                            k == Expr.LiteralKind.UNSIGNED
+                                    ? CompareNode.compareWithDouble(v, true, d) == 0
+                                    : CompareNode.compareWithDouble(v, false, d) == 0;
+                    if (!exact) {
+                        return null;
+                    }
+                }
+                if (t.bits() == 32) {
+                    if (Double.isNaN(d)) {
+                        d = (float) d; // a Float32 NaN, as the column's values read
+                    } else if ((float) d != d) {
+                        return null;
+                    }
+                }
+                return Double.doubleToRawLongBits(d);
+            }
+            case DATE, DATETIME -> {
+                if (k == Expr.LiteralKind.STRING) {
+                    return textAs(l.text(), t, what);
+                }
+                if (k != Expr.LiteralKind.UNSIGNED) {
+                    throw new UnsupportedExpressionException(what + ": " + l + " is not a " + t);
+                }
+                long max = t.kind() == Kind.DATE ? 0xFFFF : 0xFFFF_FFFFL;
+                return l.bits() >= 0 && l.bits() <= max ? l.bits() : null;
+            }
+            case ORDERED -> {
+                if (k == Expr.LiteralKind.STRING && t.chType() instanceof EnumType) {
+                    return textAs(l.text(), t, what);
+                }
+                throw new UnsupportedExpressionException(what + ": " + l + " is not a " + t);
+            }
+            default ->
+                    throw new UnsupportedExpressionException(
+                            what + " of " + t + " is not supported");
+        }
+    }
+
+    /** Whether integer {@code v} (unsigned: its 64 bits as UInt64) is a value of {@code t}. */
+    private static boolean fitsInteger(long v, boolean unsigned, ValueType t) {
+        if (unsigned && v < 0) {
+            return !t.signed() && t.bits() == 64;
+        }
+        if (!unsigned && v < 0 && !t.signed()) {
+            return false;
+        }
+        return Conversions.wrap(v, t) == v;
+    }
+
+    /** {@code if} ({@code multi} false) or {@code multiIf}. */
+    private Node conditional(Call c, boolean single) throws UnsupportedExpressionException {
+        List<Expr> args = c.args();
+        int conditionCount = args.size() / 2;
+        Node[] conditions = new Node[conditionCount];
+        Node[] branches = new Node[conditionCount + 1];
+        boolean nullableCondition = false;
+        for (int j = 0; j < conditionCount; j++) {
+            conditions[j] = compile(args.get(2 * j));
+            ValueType t = conditions[j].type;
+            if (t.kind() != Kind.INT || t.bits() != 8 || t.signed()) {
+                throw new UnsupportedExpressionException(
+                        c.function() + ": the condition is a " + t + ", not a UInt8");
+            }
+            nullableCondition |= t.nullable();
+            branches[j] = compile(args.get(2 * j + 1));
+        }
+        branches[conditionCount] = compile(args.get(args.size() - 1));
+        ValueType[] types = new ValueType[branches.length];
+        for (int j = 0; j < branches.length; j++) {
+            types[j] = branches[j].type;
+        }
+        ValueType result = supertype(c.function(), types);
+        // A Nullable condition makes the result Nullable (if: NULL where the condition is).
+        result = result.withNullable(result.nullable() || nullableCondition);
+        for (int j = 0; j < branches.length; j++) {
+            branches[j] = toSupertype(branches[j], result, c.function());
+        }
+        return new IfNode(conditions, branches, single, result);
+    }
+
+    /**
+     * {@code coalesce(a, b, ...)} and {@code ifNull(a, b)}: NULL arguments are dropped, arguments
+     * after the first that cannot be NULL are never reached; the result is the arguments' common
+     * type, Nullable only when the last one is.
+     */
+    private Node coalesce(Call c) throws UnsupportedExpressionException {
+        List<Node> args = new java.util.ArrayList<>();
+        for (Expr e : c.args()) {
+            Node n = compile(e);
+            if (n.type.kind() == Kind.NULL) {
+                continue;
+            }
+            args.add(n);
+            if (!n.type.nullable()) {
+                break;
+            }
+        }
+        if (args.isEmpty()) {
+            return ConstNode.ofNull();
+        }
+        if (args.size() == 1) {
+            return args.get(0);
+        }
+        ValueType[] types = new ValueType[args.size()];
+        for (int j = 0; j < types.length; j++) {
+            types[j] = args.get(j).type.withNullable(false);
+        }
+        ValueType result =
+                supertype(c.function(), types)
+                        .withNullable(args.get(args.size() - 1).type.nullable());
+        int last = args.size() - 1;
+        Node[] conditions = new Node[last];
+        Node[] branches = new Node[last + 1];
+        for (int j = 0; j < last; j++) {
+            conditions[j] = new NullCheckNode(args.get(j), true);
+            branches[j] =
+                    toSupertype(
+                            new AssumeNotNullNode(args.get(j)),
+                            result.withNullable(false),
+                            c.function());
+            if (result.nullable()) {
+                branches[j] = toSupertype(branches[j], result, c.function());
+            }
+        }
+        branches[last] = toSupertype(args.get(last), result, c.function());
+        return new IfNode(conditions, branches, false, result);
+    }
+
+    private Node toSupertype(Node n, ValueType target, String what)
+            throws UnsupportedExpressionException {
+        if (sameType(n.type, target)) {
+            return n;
+        }
+        if (n.type.kind() == Kind.NULL) {
+            return n; // its rows are NULL whatever the type
+        }
+        return new ConvertNode(n, target, serverLut, false);
+    }
+
+    /**
+     * The least type every one of {@code types} converts to, by the server's {@code
+     * getLeastSupertype}: NULL adds Nullable; numbers widen (signed and unsigned of the same width
+     * need a wider signed type, an integer and a float a float wide enough to hold it exactly);
+     * strings join as String; Date and DateTime as DateTime. Refused where the server finds none,
+     * and where its conversion differs between functions (FixedString with String, zones).
+     */
+    ValueType supertype(String what, ValueType... types) throws UnsupportedExpressionException {
+        java.util.List<ValueType> present = new java.util.ArrayList<>();
+        boolean nullable = false;
+        for (ValueType t : types) {
+            if (t.kind() == Kind.NULL) {
+                nullable = true;
+                continue;
+            }
+            nullable |= t.nullable();
+            present.add(t.withNullable(false));
+        }
+        if (present.isEmpty()) {
+            return ValueType.NULL;
+        }
+        ValueType first = present.get(0);
+        boolean allSame = true;
+        for (ValueType t : present) {
+            allSame &= sameType(t, first);
+        }
+        if (allSame) {
+            return first.withNullable(nullable);
+        }
+        String names = String.join(", ", present.stream().map(ValueType::typeName).toList());
+        boolean strings = present.stream().allMatch(ValueType::isStringLike);
+        if (strings) {
+            if (present.stream().anyMatch(t -> t.kind() == Kind.FIXED_STRING)) {
+                throw new UnsupportedExpressionException(
+                        what
+                                + ": FixedString and String together ("
+                                + names
+                                + ") are not supported; convert with toString");
+            }
+            return ValueType.STRING.withNullable(nullable);
+        }
+        boolean dates =
+                present.stream().allMatch(t -> t.kind() == Kind.DATE || t.kind() == Kind.DATETIME);
+        if (dates) {
+            // 18.16 takes a Date's day number as a DateTime's seconds here, and mixes zones.
+            throw new UnsupportedExpressionException(
+                    what
+                            + ": Date and DateTime, or DateTimes of different zones, together ("
+                            + names
+                            + ") are not supported; convert with toDate or toDateTime");
+        }
+        int signedBits = 0;
+        int unsignedBits = 0;
+        int mantissa = 0;
+        for (ValueType t : present) {
+            switch (t.kind()) {
+                case INT -> {
+                    if (t.signed()) {
+                        signedBits = Math.max(signedBits, t.bits());
+                    } else {
+                        unsignedBits = Math.max(unsignedBits, t.bits());
+                    }
+                }
+                case FLOAT -> mantissa = Math.max(mantissa, t.bits() == 32 ? 24 : 53);
+                default ->
+                        throw new UnsupportedExpressionException(
+                                what + ": no common type for " + names);
+            }
+        }
+        int bits = Math.max(signedBits, unsignedBits);
+        if (signedBits > 0 && unsignedBits >= signedBits) {
+            bits++;
+        }
+        ValueType result;
+        if (mantissa > 0) {
+            int needed = Math.max(bits, mantissa);
+            if (needed <= 24) {
+                result = ValueType.FLOAT32;
+            } else if (needed <= 53) {
+                result = ValueType.FLOAT64;
+            } else {
+                throw new UnsupportedExpressionException(
+                        what + ": no float holds every value of " + names);
+            }
+        } else if (bits > 64) {
+            throw new UnsupportedExpressionException(
+                    what + ": no signed integer holds every value of " + names);
+        } else {
+            int width = bits <= 8 ? 8 : bits <= 16 ? 16 : bits <= 32 ? 32 : 64;
+            result = ValueType.integer(width, signedBits > 0);
+        }
+        return result.withNullable(nullable);
+    }
+
+    private Node jsonParam(Call c, JsonParamNode.Fn fn, ValueType result)
+            throws UnsupportedExpressionException {
+        arity(c, 2, 2);
+        Node a = compile(c.args().get(0));
+        if (a.type.kind() != Kind.STRING) {
+            throw new UnsupportedExpressionException(
+                    c.function() + " of " + a.type + " is not supported (it reads a String)");
+        }
+        String name = stringConstant(c, 1);
+        if (name.indexOf('\0') >= 0) {
+            throw new UnsupportedExpressionException(c.function() + ": a name with a zero byte");
+        }
+        return new JsonParamNode(fn, a, name, result.withNullable(a.type.nullable()));
+    }
+
     // ---- Conversions ----
 
     private Node convert(Node a, ValueType target, String what)
@@ -676,7 +1317,7 @@ final class Compiler {
         return switch (to.kind()) {
             case INT -> true;
             case DATE, DATETIME -> f != Kind.FLOAT;
-            case FLOAT -> f != Kind.STRING;
+            case FLOAT -> f != Kind.STRING || to.bits() == 64; // text: toFloat64 only
             case STRING -> true;
             case FIXED_STRING ->
                     f == Kind.STRING

@@ -25,6 +25,9 @@ final class ConvertNode extends Node {
      */
     private final DateLut makeLut;
 
+    /** Text to a number, date, time or Enum: the text is parsed. */
+    private final boolean parsesText;
+
     ConvertNode(Node arg, ValueType target, DateLut serverLut, boolean cast) {
         super(target);
         this.arg = arg;
@@ -32,6 +35,10 @@ final class ConvertNode extends Node {
         this.sourceLut = arg.type.zone() != null ? DateLut.of(arg.type.zone()) : serverLut;
         this.targetLut = target.zone() != null ? DateLut.of(target.zone()) : serverLut;
         this.makeLut = cast ? serverLut : targetLut;
+        this.parsesText =
+                arg.type.kind() == Kind.STRING
+                        && target.kind() != Kind.STRING
+                        && target.kind() != Kind.FIXED_STRING;
     }
 
     @Override
@@ -46,6 +53,14 @@ final class ConvertNode extends Node {
         for (int i = 0; i < n; i++) {
             int k = at(a, i);
             if (nullAt(i)) {
+                if (parsesText && !a.constant) {
+                    // The server converts a NULL's placeholder too, and '' parses as nothing.
+                    throw new UnsupportedValueException(
+                            "a NULL text cannot be converted to "
+                                    + type.withNullable(false).typeName()
+                                    + " (the server parses its empty placeholder and fails);"
+                                    + " use ifNull or coalesce first");
+                }
                 setDefault(i);
             } else if (a.hasNulls && a.nulls[k] != 0) {
                 throw new UnsupportedValueException(
@@ -84,6 +99,10 @@ final class ConvertNode extends Node {
         switch (type.kind()) {
             case INT -> out.longs[i] = toInteger(a, k);
             case FLOAT -> {
+                if (from == Kind.STRING) {
+                    out.doubles[i] = parseFloat(a, k);
+                    return;
+                }
                 double d =
                         from == Kind.FLOAT
                                 ? a.doubles[k]
@@ -101,6 +120,22 @@ final class ConvertNode extends Node {
             case ORDERED -> out.longs[i] = toEnum(a, k);
             case NULL -> {}
         }
+    }
+
+    private final FloatText.Result parsed = new FloatText.Result();
+
+    /** Text to Float64 as the server's {@code toFloat64} reads it: the whole text, one number. */
+    private double parseFloat(ValueVector a, int k) {
+        int s = a.starts[k];
+        int e = a.ends[k];
+        if (!FloatText.parse(a.bytes, s, e, parsed) || parsed.end != e) {
+            throw new UnsupportedValueException(
+                    "cannot parse '"
+                            + new String(a.bytes, s, Math.min(e - s, 40), StandardCharsets.UTF_8)
+                            + "' as "
+                            + type.typeName());
+        }
+        return parsed.value;
     }
 
     private long toInteger(ValueVector a, int k) {
@@ -185,13 +220,7 @@ final class ConvertNode extends Node {
     private void toText(ValueVector a, int k, int i) {
         switch (a.type.kind()) {
             case STRING -> out.putString(i, a.bytes, a.starts[k], a.ends[k]);
-            case INT -> {
-                String s =
-                        a.type.signed() || a.type.bits() < 64
-                                ? Long.toString(a.longs[k])
-                                : Long.toUnsignedString(a.longs[k]);
-                putAscii(i, s);
-            }
+            case INT -> putInteger(i, a.longs[k], !a.type.signed() && a.type.bits() == 64);
             case FLOAT -> putAscii(i, FloatFormat.format(a.doubles[k], a.type.bits() == 32));
             case DATE -> {
                 byte[] b = out.ownBytes(10);
@@ -209,6 +238,33 @@ final class ConvertNode extends Node {
             }
             default -> throw new IllegalStateException("toString of " + a.type);
         }
+    }
+
+    /** The decimal digits of {@code v} (UInt64 when {@code unsigned}), without allocating. */
+    private void putInteger(int i, long v, boolean unsigned) {
+        byte[] b = out.ownBytes(20);
+        int start = out.bytesUsed;
+        int end = start + 20;
+        int p = end;
+        if (unsigned && v < 0) {
+            long q = Long.divideUnsigned(v, 10);
+            b[--p] = (byte) ('0' + (v - q * 10));
+            v = q; // now fits a signed long
+        }
+        boolean negative = v < 0;
+        do {
+            long q = v / 10;
+            b[--p] = (byte) ('0' + Math.abs(v - q * 10));
+            v = q;
+        } while (v != 0);
+        if (negative) {
+            b[--p] = '-';
+        }
+        int len = end - p;
+        System.arraycopy(b, p, b, start, len);
+        out.starts[i] = start;
+        out.bytesUsed = start + len;
+        out.ends[i] = out.bytesUsed;
     }
 
     private void putAscii(int i, String s) {

@@ -172,11 +172,14 @@ public final class ExprParser {
     }
 
     private Expr not() {
-        if (peek().isWord("NOT")) {
+        // As the server's parser: an even run of NOTs cancels out (NOT NOT x is x).
+        int nots = 0;
+        while (peek().isWord("NOT")) {
             pos++;
-            return new Call("not", List.of(not()));
+            nots++;
         }
-        return nullCheck();
+        Expr e = nullCheck();
+        return nots % 2 == 0 ? e : new Call("not", List.of(e));
     }
 
     private Expr nullCheck() {

@@ -31,6 +31,9 @@ abstract class Node {
         int count;
         long nowSeconds;
 
+        /** The records behind the rows, for {@code raw()}; null when the caller has none. */
+        RawRecords raw;
+
         int row(int i) {
             return rows == null ? i : rows[i];
         }
@@ -41,7 +44,22 @@ abstract class Node {
      * constant, one per row otherwise; NULL where any argument is NULL (the server's default
      * handling of Nullable arguments). Returns the row count to compute.
      */
-    final int prepare(Context ctx, ValueVector... args) {
+    final int prepare(Context ctx, ValueVector a) {
+        one[0] = a;
+        return prepare(ctx, one);
+    }
+
+    /** {@link #prepare(Context, ValueVector[])} for two arguments, without allocating. */
+    final int prepare(Context ctx, ValueVector a, ValueVector b) {
+        two[0] = a;
+        two[1] = b;
+        return prepare(ctx, two);
+    }
+
+    private final ValueVector[] one = new ValueVector[1];
+    private final ValueVector[] two = new ValueVector[2];
+
+    final int prepare(Context ctx, ValueVector[] args) {
         boolean constant = true;
         for (ValueVector a : args) {
             constant &= a.constant;

@@ -96,6 +96,9 @@ public record ValueType(
 
     /** The server's name of this type, Nullable included. */
     public String typeName() {
+        if (kind == Kind.NULL) {
+            return "Nullable(Nothing)"; // what the server calls the type of NULL
+        }
         String base = chType.typeName();
         return nullable && kind != Kind.NULL ? "Nullable(" + base + ")" : base;
     }

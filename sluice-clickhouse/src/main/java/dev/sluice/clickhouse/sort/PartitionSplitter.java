@@ -108,6 +108,18 @@ public final class PartitionSplitter {
         return groups;
     }
 
+    /**
+     * Where row {@code k} of part {@code part} of the last split came from: its row in the block
+     * that was split. Valid until the next {@link #split}; a split that returned the block itself
+     * (one partition) maps every row to itself.
+     */
+    public int sourceRow(int part, int k) {
+        if (groups <= 1) {
+            return k;
+        }
+        return order[starts[part] + k];
+    }
+
     /** {@code group[r]}: the partition of row r, numbered by first appearance. */
     private void assignGroups(int n) {
         if (group.length < n) {

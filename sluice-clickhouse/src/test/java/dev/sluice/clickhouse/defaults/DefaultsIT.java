@@ -71,11 +71,15 @@ class DefaultsIT {
         {"d_casted", "UInt8", "n + 1000"},
         {"d_chain", "String", "upper(d_str)"},
         {"d_rev", "String", "reverse(s)"},
-        {"d_if", "String", "if(n > 0, 'pos', 'neg')"}
+        {"d_if", "String", "if(n > 0, 'pos', 'neg')"},
+        {"d_multi", "String", "multiIf(n < 0, 'neg', n = 0, 'zero', 'pos')"},
+        {"d_in", "UInt8", "n IN (1, 2, 3) OR s = 'x'"},
+        {"d_json", "Int64", "visitParamExtractInt(s, 'a')"},
+        {"d_lower_utf8", "String", "lowerUTF8(s)"}
     };
 
     private static final List<String> CLOCK = List.of("d_now", "d_today", "d_hour");
-    private static final List<String> LEFT_TO_SERVER = List.of("d_rev", "d_if");
+    private static final List<String> LEFT_TO_SERVER = List.of("d_rev", "d_lower_utf8");
 
     @Test
     void clientSideDefaultsEqualTheServers() throws Exception {
@@ -197,7 +201,9 @@ class DefaultsIT {
         if (rnd.nextInt(10) != 0) {
             row.put("n", (long) (rnd.nextInt(4) == 0 ? rnd.nextInt() : rnd.nextInt(2001) - 1000));
         }
-        String[] pool = {"", "abc", "Hello World", "ÄÖÜ straße", "日本語", "x-y_z", "MiXeD 123"};
+        String[] pool = {
+            "", "abc", "Hello World", "ÄÖÜ straße", "日本語", "x-y_z", "MiXeD 123", "x", "{\"a\":-42,"
+        };
         row.put(
                 "s",
                 pool[rnd.nextInt(pool.length)] + (rnd.nextBoolean() ? "" : Integer.toString(id)));

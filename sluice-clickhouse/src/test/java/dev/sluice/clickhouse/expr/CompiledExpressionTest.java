@@ -193,7 +193,7 @@ class CompiledExpressionTest {
                 "substring('a', 0, 1)|refused by the server",
                 "intDiv(1, 0)|constant 0",
                 "CAST(NULL, 'UInt8')|refuses",
-                "toFloat64('1.5')|not supported",
+                "toFloat32('1.5')|not supported",
                 "CASE WHEN 1 THEN 2 END|cannot parse",
             })
     void unsupportedFormsNameTheReason(String sql, String reason) {

@@ -47,11 +47,11 @@ class FunctionsServerIT {
 
     // ---- Data ----
 
-    private static final String[] INT_TYPES = {
+    static final String[] INT_TYPES = {
         "UInt8", "UInt16", "UInt32", "UInt64", "Int8", "Int16", "Int32", "Int64"
     };
 
-    private static long[] limits(String type) {
+    static long[] limits(String type) {
         return switch (type) {
             case "UInt8" -> new long[] {0, 255};
             case "UInt16" -> new long[] {0, 65535};
@@ -90,7 +90,7 @@ class FunctionsServerIT {
         return wrap(v, type);
     }
 
-    private static void fillInt(Column c, String type, Random rnd, int rows) {
+    static void fillInt(Column c, String type, Random rnd, int rows) {
         long[] l = limits(type);
         long[] edges = {0, 1, 2, l[0], l[1], l[0] + 1, l[1] - 1, 7, 100, 1000, -1};
         for (int r = 0; r < rows; r++) {
@@ -103,7 +103,7 @@ class FunctionsServerIT {
         }
     }
 
-    private static final double[] FLOAT_EDGES = {
+    static final double[] FLOAT_EDGES = {
         0.0,
         -0.0,
         1.5,
@@ -126,7 +126,7 @@ class FunctionsServerIT {
         100
     };
 
-    private static void fillFloat(Column c, Random rnd, int rows, boolean single) {
+    static void fillFloat(Column c, Random rnd, int rows, boolean single) {
         for (int r = 0; r < rows; r++) {
             double v;
             if (r < FLOAT_EDGES.length) {
@@ -150,7 +150,7 @@ class FunctionsServerIT {
         }
     }
 
-    private static final String[] STRING_EDGES = {
+    static final String[] STRING_EDGES = {
         "",
         "a",
         "abc",
@@ -180,7 +180,7 @@ class FunctionsServerIT {
         "2020-01-02 03:04:05"
     };
 
-    private static void fillString(Column c, Random rnd, int rows) {
+    static void fillString(Column c, Random rnd, int rows) {
         for (int r = 0; r < rows; r++) {
             if (r < STRING_EDGES.length) {
                 c.appendString(STRING_EDGES[r]);
@@ -204,12 +204,12 @@ class FunctionsServerIT {
         }
     }
 
-    private static final long[] DATE_EDGES = {
+    static final long[] DATE_EDGES = {
         0, 1, 2, 3, 4, 5, 6, 7, 30, 31, 58, 59, 364, 365, 10957, 18262, 49708, 49709, 49710, 49711,
         65534, 65535
     };
 
-    private static void fillDate(Column c, Random rnd, int rows) {
+    static void fillDate(Column c, Random rnd, int rows) {
         for (int r = 0; r < rows; r++) {
             c.appendLong(
                     r < DATE_EDGES.length
@@ -218,7 +218,7 @@ class FunctionsServerIT {
         }
     }
 
-    private static final long[] TIME_EDGES = {
+    static final long[] TIME_EDGES = {
         0,
         1,
         3599,
@@ -252,7 +252,7 @@ class FunctionsServerIT {
         1604213999L
     };
 
-    private static void fillTime(Column c, Random rnd, int rows) {
+    static void fillTime(Column c, Random rnd, int rows) {
         for (int r = 0; r < rows; r++) {
             long v;
             if (r < TIME_EDGES.length) {
@@ -624,7 +624,7 @@ class FunctionsServerIT {
     }
 
     /** Rebuilds a Nullable column with every k-th row NULL. */
-    private static void nullEvery(Column c, int k) {
+    static void nullEvery(Column c, int k) {
         List<Object> values = new ArrayList<>();
         for (int r = 0; r < c.rows(); r++) {
             values.add(c.getObject(r));

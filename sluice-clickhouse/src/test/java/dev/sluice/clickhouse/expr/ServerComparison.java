@@ -67,6 +67,10 @@ final class ServerComparison {
         connection.insert(table, block, Map.of(), null);
     }
 
+    String table() {
+        return table;
+    }
+
     Block block() {
         return block;
     }

@@ -40,9 +40,19 @@ public final class ConfigDefaults {
     public static final String COMPRESSION = "lz4";
     public static final int SHARD_WEIGHT = 1;
 
-    /** 100ms doubling to 10s, ±20%, forever (a stuck sink shows in the metrics, loses nothing). */
+    /**
+     * 100ms doubling to 10s, ±20%, any number of attempts — until a batch has failed for 10 minutes
+     * without progress: then the pipeline stops with the last error (nothing is lost: the batch is
+     * not committed).
+     */
     public static final RetrySpec RETRY =
-            new RetrySpec(Duration.ofMillis(100), Duration.ofSeconds(10), 2.0, 0.2, 0);
+            new RetrySpec(
+                    Duration.ofMillis(100),
+                    Duration.ofSeconds(10),
+                    2.0,
+                    0.2,
+                    0,
+                    RetrySpec.DEFAULT_GIVE_UP_AFTER);
 
     /** How long an interrupted INSERT is looked up on its server before it counts as unknown. */
     public static final Duration OUTCOME_TIMEOUT = PipelineSpec.DEFAULT_OUTCOME_TIMEOUT;

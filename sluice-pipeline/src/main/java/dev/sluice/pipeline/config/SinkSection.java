@@ -180,7 +180,7 @@ final class SinkSection {
     }
 
     private static RetrySpec retry(ConfigMap m) {
-        m.allow("initial", "max", "multiplier", "jitter", "max_attempts");
+        m.allow("initial", "max", "multiplier", "jitter", "max_attempts", "give_up_after");
         RetrySpec d = ConfigDefaults.RETRY;
         Duration initial = m.duration("initial", d.initial(), Duration.ofMillis(1));
         Duration max = m.duration("max", d.max(), Duration.ofMillis(1));
@@ -193,6 +193,7 @@ final class SinkSection {
                 max,
                 m.decimal("multiplier", d.multiplier(), 1.0, 1000.0),
                 m.decimal("jitter", d.jitter(), 0.0, 1.0),
-                (int) m.integer("max_attempts", d.maxAttempts(), 0, Integer.MAX_VALUE));
+                (int) m.integer("max_attempts", d.maxAttempts(), 0, Integer.MAX_VALUE),
+                m.duration("give_up_after", d.giveUpAfter(), Duration.ZERO));
     }
 }

@@ -260,14 +260,15 @@ final class SourceSection {
         if (m == null) {
             return plain(Format.JSON);
         }
-        m.allow("fields", "ignore_unknown");
+        m.allow("fields", "ignore_unknown", "fast_path");
         Map<String, String> fields = new LinkedHashMap<>();
         ConfigMap f = m.map("fields");
         for (String column : f.keys()) {
             fields.put(column, f.required(column).nonBlank());
         }
         return new DecodeSpec(
-                Format.JSON, List.of(), false, fields, m.bool("ignore_unknown", false), ',');
+                        Format.JSON, List.of(), false, fields, m.bool("ignore_unknown", false), ',')
+                .withJsonFastPath(m.bool("fast_path", true));
     }
 
     static DecodeSpec avro(ConfigMap m) {

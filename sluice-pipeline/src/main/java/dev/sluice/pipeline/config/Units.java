@@ -55,12 +55,29 @@ public final class Units {
                                             + text
                                             + "' (use B, KiB, MiB, GiB, TiB, k, m, g, KB, MB, GB)");
                 };
-        BigDecimal bytes =
-                new BigDecimal(m.group(1).replace("_", "")).multiply(BigDecimal.valueOf(factor));
-        if (bytes.compareTo(BigDecimal.valueOf(Long.MAX_VALUE)) > 0) {
+        long bytes = times(m.group(1).replace("_", ""), factor);
+        if (bytes < 0) {
             throw new IllegalArgumentException("size '" + text + "' is too large");
         }
-        return bytes.longValue();
+        return bytes;
+    }
+
+    /**
+     * {@code number × unit} truncated to a whole number, or -1 when it exceeds {@link
+     * Long#MAX_VALUE}. Whole numbers — every default, and nearly every value people write — are
+     * multiplied as longs: {@link BigDecimal}'s class initialiser alone (5^65536, squared up on an
+     * interpreted JVM) costs a short CLI run tens of milliseconds, so it is left to fractions.
+     */
+    private static long times(String number, long unit) {
+        if (number.indexOf('.') < 0) {
+            try {
+                return Math.multiplyExact(Long.parseLong(number), unit);
+            } catch (NumberFormatException | ArithmeticException e) {
+                return -1; // digits only (the patterns say so): too many for a long
+            }
+        }
+        BigDecimal exact = new BigDecimal(number).multiply(BigDecimal.valueOf(unit));
+        return exact.compareTo(BigDecimal.valueOf(Long.MAX_VALUE)) > 0 ? -1 : exact.longValue();
     }
 
     /**
@@ -72,7 +89,7 @@ public final class Units {
             return Duration.ZERO;
         }
         Matcher m = DURATION_PART.matcher(t);
-        BigDecimal nanos = BigDecimal.ZERO;
+        long nanos = 0;
         int at = 0;
         while (at < t.length()) {
             if (!m.find(at) || m.start() != at) {
@@ -91,15 +108,17 @@ public final class Units {
                         case "h" -> 3_600_000_000_000L;
                         default -> 86_400_000_000_000L;
                     };
-            nanos = nanos.add(new BigDecimal(m.group(1)).multiply(BigDecimal.valueOf(unit)));
+            long part = times(m.group(1), unit);
+            // -1 stays: a part, or the sum of two, beyond Long.MAX_VALUE (reported after the form)
+            nanos = part < 0 || nanos < 0 || nanos + part < 0 ? -1 : nanos + part;
             at = m.end();
         }
         if (t.isEmpty()) {
             throw new IllegalArgumentException("expected a duration such as 500ms, got nothing");
         }
-        if (nanos.compareTo(BigDecimal.valueOf(Long.MAX_VALUE)) > 0) {
+        if (nanos < 0) {
             throw new IllegalArgumentException("duration '" + text + "' is too long");
         }
-        return Duration.ofNanos(nanos.longValue());
+        return Duration.ofNanos(nanos);
     }
 }

@@ -212,7 +212,11 @@ public final class DecoderFactory {
         return switch (decode.format()) {
             case JSON ->
                     new JsonDecoder(
-                            fed, jsonPaths(decode, rules, fed, target), target.size(), resolver);
+                            fed,
+                            jsonPaths(decode, rules, fed, target),
+                            target.size(),
+                            resolver,
+                            decode.jsonFastPath());
             case CSV ->
                     new CsvDecoder(
                             fed,

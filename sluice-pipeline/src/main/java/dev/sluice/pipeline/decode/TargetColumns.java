@@ -3,6 +3,7 @@ package dev.sluice.pipeline.decode;
 import dev.sluice.clickhouse.block.Block;
 import dev.sluice.clickhouse.column.Column;
 import dev.sluice.clickhouse.schema.TableSchema;
+import java.time.ZoneId;
 import java.util.List;
 
 /**
@@ -13,10 +14,30 @@ import java.util.List;
 public final class TargetColumns {
     private final TableSchema table;
     private final List<TableSchema.Column> columns;
+    private final ZoneId serverZone;
 
+    /** Columns of a table whose server's time zone is not known yet: UTC until {@link #inZone}. */
     public TargetColumns(TableSchema table, List<TableSchema.Column> columns) {
+        this(table, columns, ZoneId.of("UTC"));
+    }
+
+    private TargetColumns(TableSchema table, List<TableSchema.Column> columns, ZoneId zone) {
         this.table = table;
         this.columns = List.copyOf(columns);
+        this.serverZone = zone;
+    }
+
+    /**
+     * The same columns on a server in {@code zone}: what {@code DateTime} without a zone, {@code
+     * today()} and text dates mean in expression transforms, as in the server's DEFAULTs.
+     */
+    public TargetColumns inZone(ZoneId zone) {
+        return new TargetColumns(table, columns, zone);
+    }
+
+    /** The time zone of the server the pipeline writes to (UTC when not known). */
+    public ZoneId serverZone() {
+        return serverZone;
     }
 
     public TableSchema table() {

@@ -2,6 +2,7 @@ package dev.sluice.pipeline.errors;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.JsonParser;
 import dev.sluice.pipeline.decode.convert.Utf8;
 import dev.sluice.pipeline.source.RecordBatch;
 import java.io.ByteArrayOutputStream;
@@ -24,9 +25,20 @@ import java.util.Base64;
  *
  * with {@code record} the raw record as text when it is valid UTF-8, else {@code record_base64} (so
  * the line is always valid JSON and the bytes come back exactly); {@code line} is null when the
- * source has no line numbers. Lines are buffered and reach the disk with fsync on {@link #flush},
- * which the runtime calls before committing positions past them (property 1). Shared by the
- * pipeline threads, so every method is synchronized — records land here rarely.
+ * source has no line numbers. A row the server rejected for its content has no raw record (a batch
+ * keeps its rows' column values and positions, not their records' bytes): its line carries {@code
+ * row}, the row as it was sent — an object of its columns, as ClickHouse's JSONEachRow writes it —
+ * or {@code row_base64} when that is not valid UTF-8 JSON (a String column with other bytes):
+ *
+ * <pre>
+ * {"source":"file","partition":"/data/a.csv","position":1234,"line":null,
+ *  "reason":"ClickHouse error 395: Value passed to 'throwIf' function is non zero",
+ *  "row":{"n":13,"s":"x"}}
+ * </pre>
+ *
+ * Lines are buffered and reach the disk with fsync on {@link #flush}, which the runtime calls
+ * before committing positions past them (property 1). Shared by the pipeline threads, so every
+ * method is synchronized — records land here rarely.
  */
 public final class FileDeadLetters implements DeadLetters {
     /** Buffered bytes beyond which lines are written out (without fsync) before a flush. */
@@ -73,8 +85,8 @@ public final class FileDeadLetters implements DeadLetters {
             g.writeStringField("source", batch.source);
             g.writeStringField("partition", batch.partition);
             g.writeNumberField("position", batch.position[index]);
-            if (batch.line[index] > 0) {
-                g.writeNumberField("line", batch.line[index]);
+            if (batch.line(index) > 0) {
+                g.writeNumberField("line", batch.line(index));
             } else {
                 g.writeNullField("line");
             }
@@ -94,6 +106,45 @@ public final class FileDeadLetters implements DeadLetters {
         count++;
         if (buffer.size() >= WRITE_THRESHOLD) {
             drain();
+        }
+    }
+
+    @Override
+    public synchronized void writeRow(
+            String source, String partition, long position, byte[] row, String reason)
+            throws IOException {
+        try (JsonGenerator g = JSON.createGenerator(buffer)) {
+            g.writeStartObject();
+            g.writeStringField("source", source);
+            g.writeStringField("partition", partition);
+            g.writeNumberField("position", position);
+            g.writeNullField("line");
+            g.writeStringField("reason", reason);
+            if (Utf8.isValid(row, 0, row.length) && isJson(row)) {
+                g.writeFieldName("row");
+                g.writeRawValue(new String(row, StandardCharsets.UTF_8));
+            } else {
+                g.writeStringField("row_base64", Base64.getEncoder().encodeToString(row));
+            }
+            g.writeEndObject();
+        }
+        buffer.write('\n');
+        count++;
+        if (buffer.size() >= WRITE_THRESHOLD) {
+            drain();
+        }
+    }
+
+    /** True when {@code text} is one JSON value and nothing else (so it may go in raw). */
+    private static boolean isJson(byte[] text) {
+        try (JsonParser p = JSON.createParser(text)) {
+            if (p.nextToken() == null) {
+                return false;
+            }
+            p.skipChildren();
+            return p.nextToken() == null;
+        } catch (IOException e) {
+            return false;
         }
     }
 

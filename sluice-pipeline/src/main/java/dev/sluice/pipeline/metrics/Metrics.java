@@ -238,8 +238,8 @@ public final class Metrics {
                 counter(
                         "etl_sink_errors_total",
                         "Failed insert attempts, by class: connection, interrupted (after the"
-                                + " data was sent) and server (retried), fatal (stops the"
-                                + " pipeline).",
+                                + " data was sent) and server (retried), content (bisected),"
+                                + " size (split), fatal (stops the pipeline).",
                         "pipeline",
                         "shard",
                         "class");
@@ -281,6 +281,23 @@ public final class Metrics {
                                 + " counted as written by this run.",
                         "pipeline",
                         "shard");
+        Counter rejected =
+                counter(
+                        "etl_sink_rows_rejected_total",
+                        "Rows the server rejected for their content (found by bisecting their"
+                                + " batch): dead-lettered or skipped by errors.policy, the rest of"
+                                + " the batch written.",
+                        "pipeline",
+                        "shard");
+        Counter splits =
+                counter(
+                        "etl_sink_splits_total",
+                        "INSERTs sent in halves, by reason: size (the server refused the block's"
+                                + " size: memory limit, too many rows or bytes), content (bisecting"
+                                + " toward the rows the server rejected).",
+                        "pipeline",
+                        "shard",
+                        "reason");
         Histogram duration =
                 Histogram.builder()
                         .name("etl_sink_insert_duration_seconds")
@@ -317,6 +334,9 @@ public final class Metrics {
                             possiblyDuplicated.labelValues(pipeline, shard),
                             unresolved.labelValues(pipeline, shard),
                             alreadyWritten.labelValues(pipeline, shard),
+                            rejected.labelValues(pipeline, shard),
+                            splits.labelValues(pipeline, shard, "size"),
+                            splits.labelValues(pipeline, shard, "content"),
                             byReason,
                             byClass,
                             byResult));

@@ -37,6 +37,18 @@ public final class ShardMetrics {
     /** Rows of replayed INSERTs an earlier run wrote (found in the server's log): not sent. */
     public final CounterDataPoint rowsAlreadyWritten;
 
+    /**
+     * Rows the server rejected for their content: dead-lettered or skipped (errors.policy), the
+     * rest of their batch written.
+     */
+    public final CounterDataPoint rowsRejected;
+
+    /** INSERTs sent in halves because the server refused their size. */
+    public final CounterDataPoint sizeSplits;
+
+    /** INSERTs sent in halves to find the rows the server rejected for their content. */
+    public final CounterDataPoint contentSplits;
+
     private final Map<RetryReason, CounterDataPoint> retries;
     private final Map<ErrorClass, CounterDataPoint> errors;
     private final Map<OutcomeCheck, CounterDataPoint> checks;
@@ -52,6 +64,9 @@ public final class ShardMetrics {
             CounterDataPoint rowsPossiblyDuplicated,
             CounterDataPoint rowsUnresolved,
             CounterDataPoint rowsAlreadyWritten,
+            CounterDataPoint rowsRejected,
+            CounterDataPoint sizeSplits,
+            CounterDataPoint contentSplits,
             Map<RetryReason, CounterDataPoint> retries,
             Map<ErrorClass, CounterDataPoint> errors,
             Map<OutcomeCheck, CounterDataPoint> checks) {
@@ -65,6 +80,9 @@ public final class ShardMetrics {
         this.rowsPossiblyDuplicated = rowsPossiblyDuplicated;
         this.rowsUnresolved = rowsUnresolved;
         this.rowsAlreadyWritten = rowsAlreadyWritten;
+        this.rowsRejected = rowsRejected;
+        this.sizeSplits = sizeSplits;
+        this.contentSplits = contentSplits;
         this.retries = Map.copyOf(retries);
         this.errors = Map.copyOf(errors);
         this.checks = Map.copyOf(checks);

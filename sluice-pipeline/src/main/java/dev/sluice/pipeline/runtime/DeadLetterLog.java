@@ -23,6 +23,14 @@ final class DeadLetterLog implements AutoCloseable {
         written++;
     }
 
+    /** A row the server rejected for its content (see {@link DeadLetters#writeRow}). */
+    synchronized void writeRow(
+            String source, String partition, long position, byte[] row, String reason)
+            throws IOException {
+        out.writeRow(source, partition, position, row, reason);
+        written++;
+    }
+
     /** Makes every dead letter written so far durable. */
     synchronized void flush() throws IOException {
         if (flushed != written) {

@@ -3,7 +3,6 @@ package dev.sluice.pipeline.runtime;
 import dev.sluice.clickhouse.client.BlockInserter;
 import dev.sluice.clickhouse.client.ClickHouseClient;
 import dev.sluice.clickhouse.client.ConnectionConfig;
-import dev.sluice.clickhouse.compress.CompressionMethod;
 import dev.sluice.clickhouse.schema.TableSchema;
 import dev.sluice.clickhouse.status.QueryLogging;
 import dev.sluice.clickhouse.status.QueryTrace;
@@ -14,11 +13,13 @@ import dev.sluice.pipeline.errors.DeadLetters;
 import dev.sluice.pipeline.source.Source;
 import dev.sluice.pipeline.spec.PipelineSpec.SinkSpec;
 import dev.sluice.pipeline.transform.Transform;
+import dev.sluice.pipeline.writer.ClusterShards;
+import dev.sluice.pipeline.writer.Connections;
+import dev.sluice.pipeline.writer.TargetTable;
 import java.io.IOException;
 import java.time.Duration;
 import java.time.LocalDate;
 import java.util.List;
-import java.util.Locale;
 
 /**
  * The parts of a pipeline the runtime does not build itself, filled in by the CLI from the {@link
@@ -100,17 +101,38 @@ public interface Factories {
             LocalDate since,
             Duration timeout,
             QueryLogging logging) {
-        ConnectionConfig c = config(url, sink);
-        ConnectionConfig.Builder b = c.toBuilder();
-        b.connectTimeout(min(c.connectTimeout(), timeout));
-        b.readTimeout(min(c.readTimeout(), timeout));
-        try (ClickHouseClient client = ClickHouseClient.open(b.build())) {
-            return QueryTrace.lookup(client, prefix, since, logging);
-        }
+        return Connections.trace(config(url, sink), prefix, since, timeout, logging);
     }
 
-    private static Duration min(Duration a, Duration b) {
-        return a.compareTo(b) <= 0 ? a : b;
+    /** The sink's writer reaches its servers through these factories. */
+    default Connections connections(SinkSpec sink) {
+        Factories f = this;
+        return new Connections() {
+            @Override
+            public BlockInserter inserter(String url) {
+                return f.inserter(url, sink);
+            }
+
+            @Override
+            public TargetTable describe(String url) {
+                return f.describe(url, sink);
+            }
+
+            @Override
+            public List<List<Object>> clusterRows(String url, String cluster) {
+                return f.clusterRows(url, sink, cluster);
+            }
+
+            @Override
+            public QueryTrace trace(
+                    String url,
+                    String prefix,
+                    LocalDate since,
+                    Duration timeout,
+                    QueryLogging logging) {
+                return f.trace(url, sink, prefix, since, timeout, logging);
+            }
+        };
     }
 
     /**
@@ -118,16 +140,6 @@ public interface Factories {
      * {@code zstd} or {@code zstd:LEVEL}.
      */
     static ConnectionConfig config(String url, SinkSpec sink) {
-        ConnectionConfig.Builder b = ConnectionConfig.parse(url).toBuilder();
-        String compression = sink.compression();
-        if (compression != null && !compression.isEmpty()) {
-            String c = compression.toLowerCase(Locale.ROOT);
-            int colon = c.indexOf(':');
-            b.compression(CompressionMethod.parse(colon < 0 ? c : c.substring(0, colon)));
-            if (colon >= 0) {
-                b.zstdLevel(Integer.parseInt(c.substring(colon + 1)));
-            }
-        }
-        return b.build();
+        return Connections.config(url, sink);
     }
 }

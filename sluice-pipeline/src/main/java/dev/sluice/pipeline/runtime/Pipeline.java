@@ -13,13 +13,15 @@ import dev.sluice.pipeline.sink.OutcomeCheck;
 import dev.sluice.pipeline.sink.RetryReason;
 import dev.sluice.pipeline.sink.SealPolicy;
 import dev.sluice.pipeline.sink.ShardRouter;
-import dev.sluice.pipeline.sink.SinkPool;
 import dev.sluice.pipeline.sink.SinkSupervisor;
+import dev.sluice.pipeline.sink.SplitInserts;
 import dev.sluice.pipeline.sink.UnresolvedInserts;
 import dev.sluice.pipeline.source.Source;
 import dev.sluice.pipeline.spec.PipelineSpec;
 import dev.sluice.pipeline.spec.PipelineSpec.ShardSpec;
 import dev.sluice.pipeline.time.Clock;
+import dev.sluice.pipeline.writer.ClickHouseWriter;
+import dev.sluice.pipeline.writer.ClusterShards;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -69,7 +71,7 @@ public final class Pipeline implements AutoCloseable {
     private final Metrics metrics;
     private final List<PipelineThread> workers = new ArrayList<>();
     private final List<Thread> threads = new ArrayList<>();
-    private SinkPool sink;
+    private ClickHouseWriter sink;
     private DeadLetterLog deadLetters;
     private LocalCheckpoints checkpoints;
     private AdminServer admin;
@@ -111,6 +113,7 @@ public final class Pipeline implements AutoCloseable {
         Path dir = spec.checkpoint().dir();
         LocalCheckpoints checkpoints;
         UnresolvedInserts unresolved = UnresolvedInserts.inMemory();
+        SplitInserts splits = SplitInserts.inMemory();
         try {
             checkpoints =
                     dir != null
@@ -118,6 +121,7 @@ public final class Pipeline implements AutoCloseable {
                             : LocalCheckpoints.inMemory();
             if (dir != null) {
                 unresolved = UnresolvedInserts.open(dir);
+                splits = SplitInserts.open(dir);
             }
         } catch (IOException e) {
             throw new PipelineException("checkpoint directory " + dir + ": " + e.getMessage(), e);
@@ -125,8 +129,9 @@ public final class Pipeline implements AutoCloseable {
         Pipeline p = new Pipeline(spec, clock, setup);
         p.checkpoints = checkpoints;
         try {
-            p.assemble(factories, setup, unresolved);
+            p.assemble(factories, setup, unresolved, splits);
         } catch (IOException | RuntimeException e) {
+            p.closeWriter();
             p.closeQuietly();
             p.closeSources();
             // An I/O error or a bad argument (an input that matches no file) says what to fix in
@@ -175,27 +180,35 @@ public final class Pipeline implements AutoCloseable {
         }
     }
 
-    private void assemble(Factories factories, Startup.Result setup, UnresolvedInserts unresolved)
+    private void assemble(
+            Factories factories,
+            Startup.Result setup,
+            UnresolvedInserts unresolved,
+            SplitInserts splits)
             throws IOException {
         if (spec.errors().policy() == ErrorPolicy.DEAD_LETTER) {
             deadLetters = new DeadLetterLog(factories.deadLetters());
         }
+        RecordErrors errors =
+                new RecordErrors(
+                        spec.errors().policy(), spec.errors().maxErrors(), deadLetters, metrics);
+        String prefix = "sluice-" + spec.name() + "-";
         sink =
-                SinkPool.create(
-                        spec.sink(),
-                        url -> factories.inserter(url, spec.sink()),
-                        setup.plan(),
-                        setup.outcomes(),
-                        (url, prefix, since, timeout, logging) ->
-                                factories.trace(url, spec.sink(), prefix, since, timeout, logging),
-                        unresolved,
-                        metrics,
-                        new Supervision(),
-                        clock,
-                        new Random());
-        if (setup.shardKey() != null) {
-            sink.keyed(setup.shardKey(), budget::acquire, budget::release);
-        }
+                ClickHouseWriter.builder(spec.sink())
+                        .layout(setup.layout())
+                        .connections(factories.connections(spec.sink()))
+                        .metrics(metrics)
+                        .supervisor(new Supervision())
+                        .unresolved(unresolved)
+                        .splits(splits)
+                        // Asked only about a batch's rows: batches come from the sources made
+                        // below.
+                        .rejectedRows(errors.forSink(() -> workers.get(0).source().name()))
+                        .clock(clock)
+                        .random(new Random())
+                        .splitBudget(budget::acquire, budget::release)
+                        .threadNamePrefix(prefix + "shard")
+                        .build();
         // With a sharding key, rows pick their shard; batch boundaries and tokens then name one
         // logical shard, and the parts of a batch add /k<shard> to its token.
         List<Integer> weights =
@@ -210,11 +223,7 @@ public final class Pipeline implements AutoCloseable {
                         new ShardRouter(weights),
                         sink,
                         budget,
-                        new RecordErrors(
-                                spec.errors().policy(),
-                                spec.errors().maxErrors(),
-                                deadLetters,
-                                metrics),
+                        errors,
                         new Committer(deadLetters, metrics),
                         lifecycle,
                         metrics,
@@ -246,8 +255,6 @@ public final class Pipeline implements AutoCloseable {
         if (spec.admin().listen() != null) {
             admin = AdminServer.start(spec.admin().listen(), metrics.registry(), new Probe());
         }
-        String prefix = "sluice-" + spec.name() + "-";
-        sink.start(prefix + "shard");
         for (int i = 0; i < workers.size(); i++) {
             Thread t = new Thread(workers.get(i), prefix + "pipeline-" + i);
             t.setDaemon(true);
@@ -264,11 +271,7 @@ public final class Pipeline implements AutoCloseable {
         String overrun = null;
         try {
             overrun = awaitThreads();
-            sink.finish();
-            long deadline = System.nanoTime() + WRITER_GRACE_NANOS;
-            if (!sink.join(deadline)) {
-                sink.interrupt();
-            }
+            sink.close(Duration.ofNanos(WRITER_GRACE_NANOS));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } catch (RuntimeException | Error e) {
@@ -292,7 +295,7 @@ public final class Pipeline implements AutoCloseable {
                 if (draining && !forced && clock.nanoTime() - drainDeadline >= 0) {
                     forced = true;
                     lifecycle.stop();
-                    sink.interrupt();
+                    sink.abort();
                     giveUpAt = System.nanoTime() + WRITER_GRACE_NANOS;
                 }
                 if (forced && System.nanoTime() - giveUpAt >= 0) {
@@ -313,7 +316,11 @@ public final class Pipeline implements AutoCloseable {
         Map<String, Long> committed = new HashMap<>();
         for (int i = 0; i < workers.size(); i++) {
             if (!threads.get(i).isAlive()) {
-                committed.putAll(workers.get(i).committedPositions());
+                // A file split into chunks is committed by several threads: the furthest is the
+                // latest of its (contiguous, property 8) positions.
+                workers.get(i)
+                        .committedPositions()
+                        .forEach((p, q) -> committed.merge(p, q, Math::max));
             }
         }
         PipelineStats stats = stats();
@@ -397,6 +404,13 @@ public final class Pipeline implements AutoCloseable {
             }
         }
         return sb.toString();
+    }
+
+    /** After a failed start: the writer's threads may have started; nothing was submitted. */
+    private void closeWriter() {
+        if (sink != null) {
+            sink.close(Duration.ZERO);
+        }
     }
 
     /** After a failed start: the threads never ran, so their sources are still open. */
@@ -556,7 +570,7 @@ public final class Pipeline implements AutoCloseable {
                 retries.put(r.label(), n);
             }
         }
-        SinkPool s = sink;
+        ClickHouseWriter s = sink;
         return new PipelineStats.Delivery(
                 retries,
                 metrics.checks(OutcomeCheck.WRITTEN),
@@ -670,7 +684,7 @@ public final class Pipeline implements AutoCloseable {
 
         @Override
         public long queuedBatches(int shard) {
-            SinkPool s = sink;
+            ClickHouseWriter s = sink;
             return s == null ? 0 : s.inFlight(shard);
         }
     }

@@ -18,7 +18,9 @@ import dev.sluice.pipeline.source.Checkpoint;
 import dev.sluice.pipeline.source.PartitionListener;
 import dev.sluice.pipeline.source.RecordBatch;
 import dev.sluice.pipeline.source.Source;
+import dev.sluice.pipeline.transform.ExpressionStage;
 import dev.sluice.pipeline.transform.Transform;
+import dev.sluice.pipeline.transform.TransformChain;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -61,6 +63,13 @@ final class PipelineThread implements BatchOwner, PartitionListener, Runnable {
      */
     static final int MAX_IN_FLIGHT_PER_PARTITION = 64;
 
+    /**
+     * Rows staged for the expression transforms at most before they run over them (ADR 0010):
+     * enough for column-wise evaluation to pay, few enough that the computed columns' growth
+     * between two budget checks stays small.
+     */
+    static final int STAGED_ROWS = 1024;
+
     private enum State {
         /** Reading. */
         RUNNING,
@@ -74,7 +83,11 @@ final class PipelineThread implements BatchOwner, PartitionListener, Runnable {
     private final SharedParts parts;
     private final Source source;
     private final Decoder decoder;
-    private final Transform[] transforms;
+    private final TransformChain chain;
+
+    /** The expression transforms evaluated column-wise over staged rows, or null (ADR 0010). */
+    private final ExpressionStage stage;
+
     private final BlockPool blocks;
 
     private final RecordBatch records = new RecordBatch();
@@ -92,6 +105,16 @@ final class PipelineThread implements BatchOwner, PartitionListener, Runnable {
     private int roundRows;
 
     private long roundBytes;
+
+    /** The {@code now()} of the batches of the round being gathered (not replays), or -1. */
+    private long roundNowSeconds = -1;
+
+    /**
+     * Where the current partition's records are consumed to once its staged rows are flushed, or
+     * -1: a position never moves past a staged row (property 1).
+     */
+    private long consumedAfterFlush = -1;
+
     private boolean opened;
     private volatile boolean readToTheEnd;
     private long epochs;
@@ -118,7 +141,8 @@ final class PipelineThread implements BatchOwner, PartitionListener, Runnable {
         this.parts = parts;
         this.source = source;
         this.decoder = decoder;
-        this.transforms = transforms.toArray(new Transform[0]);
+        this.chain = TransformChain.of(transforms);
+        this.stage = chain.stage();
         this.blocks = blocks;
         this.combine = source.partitionsInterleave();
         this.nextCommitNanos = parts.clock().nanoTime() + parts.commitIntervalNanos();
@@ -428,19 +452,30 @@ final class PipelineThread implements BatchOwner, PartitionListener, Runnable {
             if (parts.budget().paused()
                     || parts.lifecycle().mode() != Lifecycle.Mode.RUN
                     || atCeiling(part)) {
-                return; // the rest waits in `records` (property 3: one record over at most)
+                // The rest waits in `records` (property 3: one record over at most); the staged
+                // rows are flushed first: they never outlive this call, nor `records`.
+                flushStaged(part, nowNanos);
+                return;
             }
             boolean handled =
                     rb.errors > 0 && rb.error[cursor] != null
                             ? reject(rb, cursor, rb.error[cursor]) // the source could not read it
                             : processRecord(part, rb, cursor, nowNanos);
             if (!handled) {
+                flushStaged(part, nowNanos); // rows staged before it (the pipeline stops)
                 return;
             }
-            part.tracker.consumed(next(rb, cursor));
+            if (part.open != null && part.open.staged() > 0) {
+                consumedAfterFlush = next(rb, cursor);
+            } else {
+                part.tracker.consumed(next(rb, cursor));
+            }
             cursor++;
         }
         haveRecords = false;
+        if (!flushStagedAndSeal(part, nowNanos)) {
+            return;
+        }
         if (rb.partitionEnd) {
             part.tracker.consumed(rb.endPosition);
             part.ended = true;
@@ -478,15 +513,16 @@ final class PipelineThread implements BatchOwner, PartitionListener, Runnable {
         if (batch == null) {
             return false;
         }
+        if (batch.isEmpty()) {
+            batch.nowSeconds(nowFor(part, batch, position, nowNanos), nowNanos);
+        }
         batch.beginRow();
         try {
             decoder.decode(rb, i, batch);
-            for (Transform t : transforms) {
-                if (!t.apply(batch, rb, i)) {
-                    batch.rollbackRow();
-                    parts.metrics().filtered.inc();
-                    return true;
-                }
+            if (!chain.applyRow(batch, rb, i, batch.nowSeconds())) {
+                batch.rollbackRow();
+                parts.metrics().filtered.inc();
+                return true;
             }
         } catch (RecordException | ColumnValueException e) {
             batch.rollbackRow();
@@ -508,34 +544,192 @@ final class PipelineThread implements BatchOwner, PartitionListener, Runnable {
                             false);
             return false;
         }
+        if (stage != null) {
+            return stageRow(part, batch, position, i, nowNanos);
+        }
         if (batch.commitRow(position)) {
             batch.pending(part.tracker.open(position, nowNanos), readNanos);
         }
         long dataBefore = batch.dataBytes();
         account(batch);
+        if (combine && batch.pinned() == null) {
+            roundRows++;
+            roundBytes += batch.dataBytes() - dataBefore;
+        }
+        return sealIfDue(part, batch, nowNanos);
+    }
+
+    /**
+     * After rows were committed: seals the batch at the end of the ledger entry it re-creates, or
+     * once it (or the round) is full. False when the pipeline must stop instead.
+     */
+    private boolean sealIfDue(PartitionState part, OpenBatch batch, long nowNanos) {
         LedgerEntry pinned = batch.pinned();
         if (pinned != null) {
-            if (position >= pinned.last()) {
+            if (!batch.isEmpty() && batch.lastPosition() >= pinned.last()) {
                 if (pinned.group() != null && !pinned.sentAlone()) {
                     readyForGroup(part, nowNanos);
                 } else {
-                    seal(part, SealReason.REPLAY, nowNanos);
+                    return seal(part, SealReason.REPLAY, nowNanos);
                 }
             }
         } else if (combine) {
-            roundRows++;
-            roundBytes += batch.dataBytes() - dataBefore;
             SealReason bySize = parts.seal().bySize(roundRows, roundBytes);
             if (bySize != null) {
-                sealRound(bySize, nowNanos, p -> true);
+                return sealRound(bySize, nowNanos, p -> true);
             }
         } else {
             SealReason bySize = parts.seal().bySize(batch.rows(), batch.dataBytes());
             if (bySize != null) {
-                seal(part, bySize, nowNanos);
+                return seal(part, bySize, nowNanos);
             }
         }
         return true;
+    }
+
+    /**
+     * Stages a complete row for the expression transforms; they run over the staged rows when
+     * enough are staged, before the batch could be sealed by size or at its replay end, and when
+     * the polled records are done (ADR 0010). Staged rows count toward the batch's size.
+     */
+    private boolean stageRow(
+            PartitionState part, OpenBatch batch, long position, int record, long nowNanos) {
+        batch.stageRow(position, record);
+        long dataBefore = batch.dataBytes();
+        account(batch);
+        LedgerEntry pinned = batch.pinned();
+        if (combine && pinned == null) {
+            roundRows++;
+            roundBytes += batch.dataBytes() - dataBefore;
+        }
+        boolean due =
+                batch.staged() >= STAGED_ROWS
+                        || (pinned != null && position >= pinned.last())
+                        || (pinned == null
+                                && (combine
+                                                ? parts.seal().bySize(roundRows, roundBytes)
+                                                : parts.seal()
+                                                        .bySize(
+                                                                batch.rows() + batch.staged(),
+                                                                batch.dataBytes()))
+                                        != null);
+        return !due || flushStagedAndSeal(part, nowNanos);
+    }
+
+    /** {@link #flushStaged}, then the seals the committed rows call for. */
+    private boolean flushStagedAndSeal(PartitionState part, long nowNanos) {
+        OpenBatch batch = part.open;
+        if (batch == null || batch.staged() == 0) {
+            return true;
+        }
+        return flushStaged(part, nowNanos) && sealIfDue(part, part.open, nowNanos);
+    }
+
+    /**
+     * Runs the expression transforms over the staged rows of {@code part}'s open batch, column-wise
+     * (ADR 0010), commits the rows they keep, counts those they filter and applies the error policy
+     * to those they refuse, in record order. Only while the polled records of the staged rows are
+     * at hand (within {@link #process}). False when the pipeline must stop at a refused row: rows
+     * from it on are neither committed nor consumed, and are read again (property 1).
+     */
+    private boolean flushStaged(PartitionState part, long nowNanos) {
+        OpenBatch batch = part == null ? null : part.open;
+        if (batch == null || batch.staged() == 0) {
+            return true;
+        }
+        int staged = batch.staged();
+        ExpressionStage.Outcome out;
+        try {
+            out =
+                    stage.run(
+                            batch.block(),
+                            batch.rows(),
+                            staged,
+                            records,
+                            batch.stagedRecords(),
+                            batch.nowSeconds());
+        } catch (RuntimeException e) {
+            batch.clearStaged();
+            consumedAfterFlush = -1;
+            parts.lifecycle()
+                    .fail(
+                            new Failure(
+                                    "an expression transform failed (a bug in it): " + e,
+                                    part.name,
+                                    null),
+                            false);
+            return false;
+        }
+        int stopAt = staged;
+        for (int r = 0; r < out.rejected(); r++) {
+            int j = out.rejectedStaged(r);
+            if (!reject(records, batch.stagedRecords()[j], out.error(r).getMessage())) {
+                stopAt = j;
+                break;
+            }
+        }
+        long stopPosition = stopAt < staged ? batch.stagedPosition(stopAt) : -1;
+        boolean first = false;
+        int committed = 0;
+        for (int i = 0; i < out.kept() && out.keptStaged(i) < stopAt; i++) {
+            first |= batch.commitStaged(out.keptStaged(i));
+            committed++;
+        }
+        batch.clearStaged();
+        if (first) {
+            batch.pending(part.tracker.open(batch.firstPosition(), nowNanos), readNanos);
+        }
+        long dataBefore = batch.dataBytes();
+        account(batch);
+        if (combine && batch.pinned() == null) {
+            roundRows -= staged - committed;
+            roundBytes += batch.dataBytes() - dataBefore;
+        }
+        if (stopPosition >= 0) {
+            part.tracker.consumed(stopPosition);
+            consumedAfterFlush = -1;
+            return false;
+        }
+        parts.metrics().filtered.inc(out.filtered());
+        if (consumedAfterFlush >= 0) {
+            part.tracker.consumed(consumedAfterFlush);
+            consumedAfterFlush = -1;
+        }
+        return true;
+    }
+
+    /**
+     * The {@code now()} of a batch that has no row yet, decided again at each record until it has
+     * one: the recorded one for a replay; for a record between two recorded batches of a replay,
+     * the next one's (the original run evaluated it in that batch's context, unless it waited there
+     * longer than the linger); the one the batch already has if younger than the linger (its
+     * records were all dropped); else the round's for a batch of several partitions, else the
+     * clock's. One reading per batch, as the server takes one per block (property 2: a replay
+     * computes what the original did).
+     */
+    private long nowFor(PartitionState part, OpenBatch batch, long position, long nowNanos) {
+        LedgerEntry pinned = batch.pinned();
+        if (pinned != null && pinned.nowSeconds() >= 0) {
+            return pinned.nowSeconds();
+        }
+        if (pinned == null && part.replay != null) {
+            LedgerEntry next = part.replay.at(position);
+            if (next != null && next.nowSeconds() >= 0) {
+                return next.nowSeconds();
+            }
+        }
+        if (batch.nowSeconds() >= 0
+                && nowNanos - parts.seal().lingerDeadline(batch.nowTakenNanos()) < 0) {
+            return batch.nowSeconds();
+        }
+        long clock = Math.floorDiv(parts.clock().currentTimeMillis(), 1000);
+        if (!combine || pinned != null) {
+            return clock;
+        }
+        if (roundRows == 0 || roundNowSeconds < 0) {
+            roundNowSeconds = clock; // a new round
+        }
+        return roundNowSeconds;
     }
 
     /**
@@ -581,6 +775,7 @@ final class PipelineThread implements BatchOwner, PartitionListener, Runnable {
             data += column.dataBytes();
             bytes += column.capacityBytes();
         }
+        bytes += batch.buffers().positionBytes();
         batch.dataBytes(data);
         long delta = bytes - batch.accountedBytes();
         if (delta > credit) {
@@ -619,6 +814,9 @@ final class PipelineThread implements BatchOwner, PartitionListener, Runnable {
      * there was nothing to seal, false when the pipeline stops instead.
      */
     private boolean seal(PartitionState part, SealReason reason, long nowNanos) {
+        if (!flushStaged(part, nowNanos)) {
+            return false; // staged rows exist only within process(), where records are at hand
+        }
         OpenBatch open = part.open;
         if (open == null || open.isEmpty()) {
             return true;
@@ -670,9 +868,10 @@ final class PipelineThread implements BatchOwner, PartitionListener, Runnable {
         if (replayed) {
             bounds = pinned;
         } else {
-            // The batch's now() for DEFAULTs and keys: one reading per batch, on the injected
-            // clock, as the server takes one per block — recorded, so that a replay uses it again.
-            long nowSeconds = Math.floorDiv(parts.clock().currentTimeMillis(), 1000);
+            // The batch's now() for transforms, DEFAULTs and keys: one reading per batch, when
+            // its first row was decoded, as the server takes one per block — recorded, so that a
+            // replay uses it again.
+            long nowSeconds = batchNow(open);
             bounds =
                     new LedgerEntry(
                             part.name,
@@ -788,6 +987,9 @@ final class PipelineThread implements BatchOwner, PartitionListener, Runnable {
      */
     private boolean sealRound(
             SealReason reason, long nowNanos, java.util.function.Predicate<PartitionState> which) {
+        if (current != null && !flushStaged(current, nowNanos)) {
+            return false; // only the partition being processed can have staged rows
+        }
         List<PartitionState> members = new ArrayList<>();
         for (PartitionState p : partitions.values()) {
             if (p.open != null && !p.open.isEmpty() && p.open.pinned() == null && which.test(p)) {
@@ -823,7 +1025,9 @@ final class PipelineThread implements BatchOwner, PartitionListener, Runnable {
             }
         }
         members.sort((a, b) -> a.name.compareTo(b.name));
-        long nowSeconds = Math.floorDiv(parts.clock().currentTimeMillis(), 1000);
+        // The round's now(); each member records its own (the same unless it was opened in an
+        // earlier round), and a replay of the group takes the first member's, as here.
+        long nowSeconds = batchNow(members.get(0).open);
         List<LedgerEntry> ranges = new ArrayList<>();
         for (PartitionState m : members) {
             ranges.add(new LedgerEntry(m.name, m.open.firstPosition(), m.open.lastPosition(), 0));
@@ -842,7 +1046,7 @@ final class PipelineThread implements BatchOwner, PartitionListener, Runnable {
                             m.open.firstPosition(),
                             m.open.lastPosition(),
                             shard,
-                            nowSeconds,
+                            batchNow(m.open),
                             recorded);
             m.sealed(bounds);
             segments.add(new Batch.Segment(m.open, bounds, m.epoch));
@@ -853,6 +1057,13 @@ final class PipelineThread implements BatchOwner, PartitionListener, Runnable {
         String token = DedupToken.group(parts.pipeline(), run, source.name(), group, shard);
         sealed(new Batch(this, segments, shard, false, token, reason, nowSeconds));
         return true;
+    }
+
+    /** The now() an open batch computes with (read at its first row; the clock if it has none). */
+    private long batchNow(OpenBatch open) {
+        return open.nowSeconds() >= 0
+                ? open.nowSeconds()
+                : Math.floorDiv(parts.clock().currentTimeMillis(), 1000);
     }
 
     /** A sealed batch joins the turn's: sent at its end, after its boundaries are committed. */
@@ -1230,8 +1441,9 @@ final class PipelineThread implements BatchOwner, PartitionListener, Runnable {
             return false;
         }
         for (Map.Entry<String, Checkpoint> e : checkpoints.entrySet()) {
-            if (e.getValue().position() >= 0) {
-                committed.put(e.getKey(), e.getValue().position());
+            long position = source.committedPosition(e.getKey(), e.getValue().position());
+            if (position >= 0) {
+                committed.put(e.getKey(), position);
             }
         }
         return true;

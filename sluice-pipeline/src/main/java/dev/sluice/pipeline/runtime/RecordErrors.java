@@ -2,14 +2,18 @@ package dev.sluice.pipeline.runtime;
 
 import dev.sluice.pipeline.errors.ErrorPolicy;
 import dev.sluice.pipeline.metrics.Metrics;
+import dev.sluice.pipeline.sink.Batch;
+import dev.sluice.pipeline.sink.RejectedRows;
 import dev.sluice.pipeline.source.RecordBatch;
 import java.io.IOException;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
 
 /**
- * Applies the error policy to a record the decoder or a transform rejected (property 4): count and
- * skip it, dead-letter it, or stop. More rejections than {@code max_errors} also stop. Shared by
- * the pipeline threads.
+ * Applies the error policy to a record the decoder or a transform rejected, or to a row the server
+ * rejected for its content (property 4): count and skip it, dead-letter it, or stop. More
+ * rejections than {@code max_errors} — of both kinds together — also stop. Shared by the pipeline
+ * threads and, for the server's rejections, the shard writers ({@link #forSink}).
  */
 final class RecordErrors {
     private final ErrorPolicy policy;
@@ -51,6 +55,49 @@ final class RecordErrors {
         }
         if (policy == ErrorPolicy.DEAD_LETTER) {
             deadLetters.write(batch, index, reason);
+            metrics.deadLettered.inc();
+        } else {
+            metrics.skipped.inc();
+        }
+        return null;
+    }
+
+    /**
+     * The writers' view: rows the server rejected go by the same policy and count against the same
+     * {@code max_errors}; dead-lettered with {@code source} (the source's name), their position and
+     * the row as it was sent.
+     */
+    RejectedRows forSink(Supplier<String> source) {
+        return new RejectedRows() {
+            @Override
+            public boolean bisects() {
+                return policy != ErrorPolicy.FAIL;
+            }
+
+            @Override
+            public String reject(Batch.RowSource at, byte[] row, String reason) {
+                return rejectRow(source.get(), at, row, reason);
+            }
+        };
+    }
+
+    private String rejectRow(String source, Batch.RowSource at, byte[] row, String reason) {
+        if (policy == ErrorPolicy.FAIL) {
+            return reason;
+        }
+        long n = rejected.incrementAndGet();
+        if (maxErrors >= 0 && n > maxErrors) {
+            return "more than "
+                    + maxErrors
+                    + " records were rejected (errors.max_errors); the last: "
+                    + reason;
+        }
+        if (policy == ErrorPolicy.DEAD_LETTER) {
+            try {
+                deadLetters.writeRow(source, at.partition(), at.position(), row, reason);
+            } catch (IOException e) {
+                return "cannot write the dead-letter file (" + e.getMessage() + ") for: " + reason;
+            }
             metrics.deadLettered.inc();
         } else {
             metrics.skipped.inc();

@@ -16,6 +16,7 @@ public final class Backoff {
     private final double multiplier;
     private final double jitter;
     private final int maxAttempts;
+    private final long giveUpNanos;
     private final RandomGenerator random;
 
     public Backoff(RetrySpec spec, RandomGenerator random) {
@@ -31,11 +32,15 @@ public final class Backoff {
         if (spec.maxAttempts() < 0) {
             throw new IllegalArgumentException("retry.max_attempts must be ≥ 0 (0 = unlimited)");
         }
+        if (spec.giveUpAfter().isNegative()) {
+            throw new IllegalArgumentException("retry.give_up_after must be ≥ 0 (0 = never)");
+        }
         this.initialNanos = spec.initial().toNanos();
         this.maxNanos = spec.max().toNanos();
         this.multiplier = spec.multiplier();
         this.jitter = spec.jitter();
         this.maxAttempts = spec.maxAttempts();
+        this.giveUpNanos = spec.giveUpAfter().toNanos();
         this.random = random;
     }
 
@@ -45,6 +50,30 @@ public final class Backoff {
         double capped = Math.min(base, maxNanos);
         double factor = 1.0 + jitter * (2.0 * random.nextDouble() - 1.0);
         return (long) (capped * factor);
+    }
+
+    /**
+     * True when a batch that has failed since {@code sinceNanos} without progress must be given up
+     * at {@code nowNanos} ({@code retry.give_up_after}; never when it is 0).
+     */
+    public boolean givesUp(long sinceNanos, long nowNanos) {
+        return giveUpNanos > 0 && nowNanos - sinceNanos >= giveUpNanos;
+    }
+
+    /**
+     * {@code delayNanos}, cut so that the pause ends when the batch would be given up: the last
+     * attempt is made then, not a whole backoff later.
+     */
+    public long delayWithin(long delayNanos, long sinceNanos, long nowNanos) {
+        if (giveUpNanos <= 0) {
+            return delayNanos;
+        }
+        return Math.max(0, Math.min(delayNanos, sinceNanos + giveUpNanos - nowNanos));
+    }
+
+    /** {@code retry.give_up_after} in nanoseconds; 0 = never. */
+    public long giveUpNanos() {
+        return giveUpNanos;
     }
 
     /** True when {@code attempts} failed attempts are all a batch may have. */

@@ -53,9 +53,16 @@ public final class Batch {
     private final long copyBytes;
     private final boolean part;
     private final String groupToken;
+    private final String described;
+
+    /** A part's rows' rows in its parent batch (null: the same rows). */
+    private final int[] parentRows;
+
     private Block block;
     private AbsentRows absent;
     private volatile Outcome outcome = Outcome.IN_FLIGHT;
+    private volatile String failure;
+    private volatile Throwable failureCause;
 
     /**
      * A batch of one partition.
@@ -165,6 +172,8 @@ public final class Batch {
         this.copyBytes = copy;
         this.part = false;
         this.groupToken = groupToken;
+        this.described = null;
+        this.parentRows = null;
         if (this.segments.size() == 1) {
             this.block = segments.get(0).open().block();
             this.absent = segments.get(0).open().absentRows();
@@ -175,8 +184,18 @@ public final class Batch {
      * The rows of {@code parent} a sharding key sends to {@code shard}: its own block and marks,
      * the parent's segments and token with {@code /k<shard>} appended, settled through {@code
      * owner} (which settles the parent once every part is).
+     *
+     * @param parentRows each row's row in {@code parent}'s block; null when the part has all of the
+     *     parent's rows in their order
      */
-    Batch(Batch parent, BatchOwner owner, Block block, AbsentRows absent, int shard, long bytes) {
+    Batch(
+            Batch parent,
+            BatchOwner owner,
+            Block block,
+            AbsentRows absent,
+            int shard,
+            long bytes,
+            int[] parentRows) {
         this.owner = owner;
         this.segments = parent.segments;
         this.replayed = parent.replayed;
@@ -188,9 +207,88 @@ public final class Batch {
         this.nowSeconds = parent.nowSeconds;
         this.copyBytes = 0;
         this.part = true;
+        this.described = parent.described;
+        this.parentRows = parentRows;
         this.block = block;
         this.absent = absent;
         this.shard = shard;
+    }
+
+    /**
+     * Rows handed to the writer as a block of their own ({@code dev.sluice.pipeline.writer}), not
+     * read by a pipeline thread: no open batch or checkpoint stands behind them.
+     *
+     * @param described where the rows come from, for messages (e.g. {@code events-3 offsets
+     *     100..199})
+     * @param reason why the rows were sealed: {@link SealReason#SUBMIT} for a submitter's block
+     * @param bytes bytes of the in-flight limit the block holds until settled
+     */
+    public static Batch submitted(
+            BatchOwner owner,
+            Block block,
+            AbsentRows absent,
+            String described,
+            int shard,
+            String token,
+            boolean replayed,
+            SealReason reason,
+            long nowSeconds,
+            long bytes) {
+        return new Batch(
+                owner, block, absent, described, shard, token, replayed, reason, nowSeconds, bytes);
+    }
+
+    private Batch(
+            BatchOwner owner,
+            Block block,
+            AbsentRows absent,
+            String described,
+            int shard,
+            String token,
+            boolean replayed,
+            SealReason reason,
+            long nowSeconds,
+            long bytes) {
+        this.owner = owner;
+        this.segments =
+                List.of(new Segment(null, new LedgerEntry(described, 0, 0, shard, nowSeconds), 0));
+        this.shard = shard;
+        this.replayed = replayed;
+        this.token = token;
+        this.reason = reason;
+        this.bytes = bytes;
+        this.nowSeconds = nowSeconds;
+        this.copyBytes = 0;
+        this.part = true; // its rows are its block's
+        this.groupToken = null;
+        this.parentRows = null;
+        this.described = described;
+        this.block = block;
+        this.absent = absent;
+    }
+
+    /** Where a row's record is: its partition and position there. */
+    public record RowSource(String partition, long position) {}
+
+    /**
+     * Where the record of row {@code row} of {@link #block()} is: the segment holding it (rows
+     * follow the segments' order) and its position there. For rows handed to the writer ({@link
+     * #submitted}) no source stands behind them: the batch's description and the row's index in the
+     * submitted block.
+     */
+    public RowSource source(int row) {
+        int r = parentRows == null ? row : parentRows[row];
+        if (described != null) {
+            return new RowSource(described, r);
+        }
+        for (Segment s : segments) {
+            int n = s.open().rows();
+            if (r < n) {
+                return new RowSource(s.partition(), s.open().position(r));
+            }
+            r -= n;
+        }
+        throw new IndexOutOfBoundsException("row " + row + " of a batch of " + rows() + " rows");
     }
 
     /** The partitions' rows, in the order they are sent. */
@@ -215,6 +313,9 @@ public final class Batch {
      * Where the batch's records are: {@code partition positions first..last}, for each partition.
      */
     public String describeRange() {
+        if (described != null) {
+            return described;
+        }
         StringBuilder sb = new StringBuilder();
         for (Segment s : segments) {
             if (sb.length() > 0) {
@@ -372,6 +473,31 @@ public final class Batch {
 
     public Outcome outcome() {
         return outcome;
+    }
+
+    /**
+     * Why the batch failed for good, as its writer reported it (the message names the shard, the
+     * rows and the server's error); set before it is settled {@link Outcome#ABANDONED}, null when
+     * it was abandoned without failing (a stop) or written.
+     */
+    public String failure() {
+        return failure;
+    }
+
+    /** The error behind {@link #failure()}, or null. */
+    public Throwable failureCause() {
+        return failureCause;
+    }
+
+    /** Records why the batch failed for good; the first reason counts. */
+    public void fail(String message, Throwable cause) {
+        synchronized (this) {
+            if (failure != null) {
+                return;
+            }
+            failureCause = cause;
+            failure = message;
+        }
     }
 
     /** Sets the outcome and hands the batch back to its pipeline thread (without waiting). */

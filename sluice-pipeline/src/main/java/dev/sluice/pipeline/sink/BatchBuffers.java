@@ -2,17 +2,20 @@ package dev.sluice.pipeline.sink;
 
 import dev.sluice.clickhouse.block.Block;
 import dev.sluice.clickhouse.defaults.AbsentRows;
+import java.util.Arrays;
 
 /**
- * A batch's reusable storage: the block its rows are appended to, and which rows lack which column
- * (the decoder's placeholders, filled or left to the server by the writer). Both keep their
- * capacity from batch to batch (property 6) — and that capacity is counted against the in-flight
- * budget for as long as the buffers exist, filling a batch or waiting in their pool (property 3):
- * {@link #accounted} is how much of the budget they hold.
+ * A batch's reusable storage: the block its rows are appended to, which rows lack which column (the
+ * decoder's placeholders, filled or left to the server by the writer), and each row's source
+ * position (so that a row the server rejects is dead-lettered with its position, docs/pipeline.md
+ * "Server errors"). All keep their capacity from batch to batch (property 6) — and that capacity is
+ * counted against the in-flight budget for as long as the buffers exist, filling a batch or waiting
+ * in their pool (property 3): {@link #accounted} is how much of the budget they hold.
  */
 public final class BatchBuffers {
     private final Block block;
     private final AbsentRows absent;
+    private long[] positions = new long[0];
     private long accounted;
 
     public BatchBuffers(Block block, AbsentRows absent) {
@@ -26,6 +29,25 @@ public final class BatchBuffers {
 
     public AbsentRows absent() {
         return absent;
+    }
+
+    /** Records that row {@code row} comes from the record at {@code position}. */
+    void position(int row, long position) {
+        if (row >= positions.length) {
+            positions =
+                    Arrays.copyOf(positions, Math.max(16, Math.max(row + 1, positions.length * 2)));
+        }
+        positions[row] = position;
+    }
+
+    /** The source position of row {@code row}'s record. */
+    public long position(int row) {
+        return positions[row];
+    }
+
+    /** Bytes of the row positions' array: capacity, counted against the budget like the block's. */
+    public long positionBytes() {
+        return 8L * positions.length;
     }
 
     /** Bytes of the in-flight budget these buffers hold (their capacity, as last measured). */

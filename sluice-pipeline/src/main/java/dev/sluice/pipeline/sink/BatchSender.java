@@ -43,6 +43,16 @@ import java.util.Set;
  * first looked up by its group's token on every replica of the shard ({@link GroupLookup}), on
  * every table: the group written — the member is not sent (docs/adr/0011). Counts go to the shard's
  * metrics, and the INSERTs a user must know about to {@link DeliveryNotes}.
+ *
+ * <p>A server error about the INSERT's rows or size ({@link ErrorClass#CONTENT}, {@link
+ * ErrorClass#SIZE}) is not retried as it is: the INSERT is sent as its two halves, each under a
+ * sub-token of its own ({@code <token>/r<first>-<last>}, rows of the INSERT's block, so a retry and
+ * a replay make the same parts), recursively; a single row still refused is handed to {@link
+ * RejectedRows} (dead-lettered with the server's message and its position, or skipped) and the rest
+ * is written. A size split is recorded ({@link SplitInserts}) before its halves are sent, so a
+ * replay splits the same way. A batch whose attempts keep failing for {@code retry.give_up_after}
+ * without any of its INSERTs written stops the pipeline with one line naming the batch, the
+ * replica, the last error and what to check (docs/pipeline.md, "Server errors").
  */
 public final class BatchSender implements AutoCloseable {
     /** The look-up after a resend of an INSERT whose outcome was unknown waits at most this. */
@@ -67,6 +77,9 @@ public final class BatchSender implements AutoCloseable {
     private final UnresolvedInserts unresolved;
     private final DeliveryNotes notes;
     private final String nonce;
+    private final SplitInserts splits;
+    private final RejectedRows rejected;
+    private final InsertParts parts = new InsertParts();
 
     /**
      * @param nonce this pipeline start's mark in query ids, telling its attempts from earlier runs'
@@ -85,7 +98,9 @@ public final class BatchSender implements AutoCloseable {
             TraceLookup lookup,
             UnresolvedInserts unresolved,
             DeliveryNotes notes,
-            String nonce) {
+            String nonce,
+            SplitInserts splits,
+            RejectedRows rejected) {
         this.shard = shard;
         this.table = table;
         Map<String, String> s = new HashMap<>(policy.insertSettings());
@@ -106,6 +121,8 @@ public final class BatchSender implements AutoCloseable {
         this.unresolved = unresolved;
         this.notes = notes;
         this.nonce = nonce;
+        this.splits = splits;
+        this.rejected = rejected;
     }
 
     /** What to do with a replayed INSERT after looking it up. */
@@ -117,20 +134,27 @@ public final class BatchSender implements AutoCloseable {
 
     /** Sends {@code batch}; never throws. A fatal failure is reported to the supervisor. */
     public Batch.Outcome send(Batch batch) {
+        try {
+            return write(batch);
+        } finally {
+            parts.clear(); // a copy of a part's rows is not kept past its batch
+        }
+    }
+
+    private Batch.Outcome write(Batch batch) {
         List<BatchShaper.Insert> inserts;
         try {
             inserts = shaper.shape(batch);
         } catch (RuntimeException e) {
             return fatal(batch, "cannot make the INSERTs of " + batch + ": " + e.getMessage(), e);
         }
-        List<InsertState> states = new ArrayList<>(inserts.size());
+        // What is left to send, in order: the INSERTs, and the parts of those sent in halves.
+        List<InsertParts.Unit> units = new ArrayList<>(inserts.size());
         for (int i = 0; i < inserts.size(); i++) {
-            Block b = inserts.get(i).block();
-            states.add(
-                    new InsertState(
+            units.add(
+                    InsertParts.whole(
+                            inserts.get(i),
                             batch.token() + inserts.get(i).tokenSuffix(),
-                            b.rows(),
-                            b.dataBytes(),
                             i,
                             inserts.size()));
         }
@@ -140,8 +164,8 @@ public final class BatchSender implements AutoCloseable {
             switch (g.verdict()) {
                 case WRITTEN -> {
                     metrics.checks(OutcomeCheck.WRITTEN).inc();
-                    for (InsertState state : states) {
-                        alreadyWritten(state);
+                    for (InsertParts.Unit unit : units) {
+                        alreadyWritten(unit.state());
                     }
                     return Batch.Outcome.WRITTEN;
                 }
@@ -150,35 +174,51 @@ public final class BatchSender implements AutoCloseable {
                 case UNKNOWN -> {
                     metrics.checks(OutcomeCheck.UNKNOWN).inc();
                     if (policy.onUnknown() == OnUnknownOutcome.FAIL) {
-                        return giveUp(batch, states.get(0), groupUnknown(batch, g.reason()), null);
+                        return giveUp(
+                                batch, units.get(0).state(), groupUnknown(batch, g.reason()), null);
                     }
                     metrics.retries(RetryReason.UNKNOWN).inc();
                     memberDoubt = g.reason();
                 }
                 case INTERRUPTED -> {
-                    return giveUp(batch, states.get(0), null, null);
+                    return giveUp(batch, units.get(0).state(), null, null);
                 }
             }
         }
-        int next = 0; // the first INSERT not written yet
+        int next = 0; // the first unit not written (nor rejected) yet
         int attempts = 0;
         int failuresInRow = 0;
         int round = 0;
+        boolean split = false;
+        long failingSince = -1; // when the attempts that failed since the last progress began
         while (true) {
-            if (next == inserts.size()) {
+            if (next == units.size()) {
                 // the last INSERT was found written after an interruption
-                return written(batch, states, memberDoubt);
+                return written(batch, units, memberDoubt);
             }
-            if (attempts > 0 && supervisor.abandonQueued()) {
-                return giveUp(batch, states.get(next), null, null);
+            if ((attempts > 0 || split) && supervisor.abandonQueued()) {
+                return giveUp(batch, units.get(next).state(), null, null);
             }
             String replica = replicas.describe();
             String url = replicas.url();
+            long tried = clock.nanoTime();
             try {
                 BlockInserter inserter = replicas.connection();
-                for (; next < inserts.size(); next++) {
-                    InsertState state = states.get(next);
-                    Block block = inserts.get(next).block();
+                while (next < units.size()) {
+                    InsertParts.Unit unit = units.get(next);
+                    InsertState state = unit.state();
+                    if (unit.rows() > 1 && splits.contains(state.token)) {
+                        // An earlier run sent it in halves (its size was refused): so does this
+                        // one,
+                        // so the halves it wrote are dropped or found written, not sent again
+                        // whole.
+                        metrics.sizeSplits.inc();
+                        units.set(next, unit.left());
+                        units.add(next + 1, unit.right());
+                        continue;
+                    }
+                    Block block = parts.block(unit);
+                    state.bytes = block.dataBytes();
                     if (batch.replayed() && !state.replayChecked) {
                         Replay r = checkReplay(batch, state, url, replica);
                         if (r == Replay.STOP) {
@@ -186,11 +226,12 @@ public final class BatchSender implements AutoCloseable {
                         }
                         if (r == Replay.SKIP) {
                             alreadyWritten(state);
+                            next++;
                             continue;
                         }
                     }
                     String queryId = state.nextQueryId(nonce);
-                    long start = clock.nanoTime();
+                    tried = clock.nanoTime();
                     InsertResult result =
                             inserter.insert(
                                     table,
@@ -198,31 +239,52 @@ public final class BatchSender implements AutoCloseable {
                                     settingsFor(inserter.server(), state.token, batch),
                                     queryId);
                     long end = clock.nanoTime();
-                    metrics.insertSeconds.observe((end - start) / 1e9);
+                    metrics.insertSeconds.observe((end - tried) / 1e9);
                     metrics.wireBytes.inc(result.wireBytes());
                     state.copies++;
                     written(batch, state);
+                    next++;
                     failuresInRow = 0;
+                    failingSince = -1;
                 }
-                return written(batch, states, memberDoubt);
+                return written(batch, units, memberDoubt);
             } catch (RuntimeException e) {
                 ErrorClass kind = ErrorClass.of(e);
                 metrics.errors(kind).inc();
-                attempts++;
                 if (kind.brokeConnection()) {
                     replicas.discard();
                 }
+                if (kind.splits()) {
+                    InsertParts.Unit unit = units.get(next);
+                    String stop = splitOrReject(batch, unit, kind, e, replica);
+                    if (stop != null) {
+                        return giveUp(batch, unit.state(), stop, e);
+                    }
+                    if (unit.rows() > 1) {
+                        units.set(next, unit.left());
+                        units.add(next + 1, unit.right());
+                        split = true;
+                    } else {
+                        next++; // rejected and handed to the error policy: the rest goes on
+                        failingSince = -1;
+                    }
+                    continue; // at once, on the same replica: nothing here passes with time
+                }
+                attempts++;
                 if (!kind.retryable()) {
                     return giveUp(
                             batch,
-                            states.get(next),
+                            units.get(next).state(),
                             describe(replica, batch) + ": " + e.getMessage(),
                             e);
+                }
+                if (failingSince < 0) {
+                    failingSince = tried;
                 }
                 RetryReason reason =
                         kind == ErrorClass.SERVER ? RetryReason.SERVER : RetryReason.CONNECTION;
                 if (kind == ErrorClass.INTERRUPTED) {
-                    InsertState state = states.get(next);
+                    InsertState state = units.get(next).state();
                     if (policy.deduplicates()) {
                         reason = RetryReason.DEDUPLICATED;
                     } else {
@@ -241,6 +303,7 @@ public final class BatchSender implements AutoCloseable {
                                 written(batch, state);
                                 next++;
                                 failuresInRow = 0;
+                                failingSince = -1;
                                 continue; // on with the next INSERT, over a new connection
                             }
                             case NOT_WRITTEN, NOT_FOUND -> {
@@ -264,7 +327,7 @@ public final class BatchSender implements AutoCloseable {
                 if (backoff.exhausted(attempts)) {
                     return giveUp(
                             batch,
-                            states.get(next),
+                            units.get(next).state(),
                             describe(replica, batch)
                                     + ": gave up after "
                                     + attempts
@@ -272,15 +335,33 @@ public final class BatchSender implements AutoCloseable {
                                     + e.getMessage(),
                             e);
                 }
+                long now = clock.nanoTime();
+                if (backoff.givesUp(failingSince, now)) {
+                    return giveUp(
+                            batch,
+                            units.get(next).state(),
+                            GiveUp.message(
+                                    shard,
+                                    replica,
+                                    table,
+                                    where(batch, units.get(next).state()),
+                                    now - failingSince,
+                                    attempts,
+                                    kind,
+                                    e),
+                            e);
+                }
                 metrics.retries(reason).inc();
                 replicas.next();
                 if (++failuresInRow >= replicas.size()) {
                     failuresInRow = 0;
                     try {
-                        clock.sleep(backoff.delayNanos(++round));
+                        clock.sleep(
+                                backoff.delayWithin(
+                                        backoff.delayNanos(++round), failingSince, now));
                     } catch (InterruptedException ie) {
                         Thread.currentThread().interrupt(); // the drain deadline passed
-                        return giveUp(batch, states.get(next), null, null);
+                        return giveUp(batch, units.get(next).state(), null, null);
                     }
                 }
             }
@@ -303,13 +384,13 @@ public final class BatchSender implements AutoCloseable {
      * The batch is written: counted, and — a member sent alone while its group's outcome was
      * unknown — its rows this run wrote counted as possibly written twice.
      */
-    private Batch.Outcome written(Batch batch, List<InsertState> states, String memberDoubt) {
-        countBatch(states);
+    private Batch.Outcome written(Batch batch, List<InsertParts.Unit> units, String memberDoubt) {
+        countBatch(units);
         if (memberDoubt != null) {
             long rows = 0;
-            for (InsertState s : states) {
-                if (s.copies > 0) {
-                    rows += s.rows;
+            for (InsertParts.Unit u : units) {
+                if (u.state().copies > 0) {
+                    rows += u.state().rows;
                 }
             }
             if (rows > 0) {
@@ -343,6 +424,93 @@ public final class BatchSender implements AutoCloseable {
                 + "') — QueryFinish (2) with rows for each of its INSERTs means written; resuming"
                 + " looks it up again, and on_unknown_outcome: resend (--on-unknown-outcome"
                 + " resend) sends it anyway";
+    }
+
+    /**
+     * After a content or size refusal of {@code unit}: records a size split before its halves are
+     * sent, or hands its one row to the error policy. Returns null to go on, or why the pipeline
+     * must stop: a rejection under {@code errors.policy: fail}, more than {@code max_errors}, a
+     * split that cannot be recorded.
+     */
+    private String splitOrReject(
+            Batch batch,
+            InsertParts.Unit unit,
+            ErrorClass kind,
+            RuntimeException e,
+            String replica) {
+        InsertState state = unit.state();
+        String server = serverError(e);
+        if (kind == ErrorClass.CONTENT && !rejected.bisects()) {
+            return describe(replica, batch)
+                    + ": the server rejected rows of "
+                    + where(batch, state)
+                    + " for their content: "
+                    + server
+                    + " ("
+                    + rejected.howToBisect()
+                    + ")";
+        }
+        if (unit.rows() > 1) {
+            if (kind == ErrorClass.SIZE) {
+                try {
+                    splits.add(state.token);
+                } catch (IOException io) {
+                    return describe(replica, batch)
+                            + ": the server refused the size of "
+                            + where(batch, state)
+                            + " ("
+                            + server
+                            + "), and sending it in halves cannot be recorded in the checkpoint"
+                            + " directory: "
+                            + io.getMessage();
+                }
+                metrics.sizeSplits.inc();
+            } else {
+                metrics.contentSplits.inc();
+            }
+            return null;
+        }
+        // One row, still refused: its content, or a size no block of it can get under.
+        String reason =
+                kind == ErrorClass.SIZE
+                        ? server + " (the row alone is too large for the server's limits)"
+                        : server;
+        Batch.RowSource source = batch.source(unit.origin(0));
+        String stop;
+        if (!rejected.bisects()) {
+            stop =
+                    describe(replica, batch)
+                            + ": the server refused a single row ("
+                            + source.partition()
+                            + " position "
+                            + source.position()
+                            + "): "
+                            + reason;
+        } else {
+            stop = rejected.reject(source, parts.render(unit), reason);
+            if (stop != null) {
+                stop =
+                        describe(replica, batch)
+                                + ": "
+                                + stop
+                                + " (a row of "
+                                + source.partition()
+                                + " at position "
+                                + source.position()
+                                + ")";
+            }
+        }
+        if (stop == null) {
+            metrics.rowsRejected.inc();
+        }
+        return stop;
+    }
+
+    /** The server's error without the client's context: {@code ClickHouse error N (NAME): ...}. */
+    private static String serverError(RuntimeException e) {
+        String m = e.getMessage();
+        int at = m == null ? -1 : m.indexOf("ClickHouse error ");
+        return at >= 0 ? m.substring(at) : String.valueOf(m);
     }
 
     /**
@@ -479,9 +647,9 @@ public final class BatchSender implements AutoCloseable {
     }
 
     /** A batch counts as written by this run when this run wrote any of its INSERTs. */
-    private void countBatch(List<InsertState> states) {
-        for (InsertState s : states) {
-            if (s.copies > 0) {
+    private void countBatch(List<InsertParts.Unit> units) {
+        for (InsertParts.Unit u : units) {
+            if (u.state().copies > 0) {
                 metrics.batches.inc();
                 return;
             }
@@ -591,12 +759,16 @@ public final class BatchSender implements AutoCloseable {
         return s;
     }
 
-    /** The batch's range and rows, and which INSERT of it when there are several. */
+    /**
+     * The batch's range and rows, which INSERT of it when there are several, and which of its rows
+     * when it was sent in halves.
+     */
     private static String where(Batch batch, InsertState state) {
         return batch.describeRange()
                 + " ("
                 + String.format(java.util.Locale.ROOT, "%,d", state.rows)
                 + " rows"
+                + (state.part != null ? ", " + state.part : "")
                 + (state.of > 1 ? ", INSERT " + (state.index + 1) + " of " + state.of : "")
                 + ")";
     }

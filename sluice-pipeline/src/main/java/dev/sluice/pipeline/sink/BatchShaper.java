@@ -15,6 +15,7 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.IntUnaryOperator;
 
 /**
  * Turns a sealed batch into the INSERTs that write it:
@@ -54,8 +55,16 @@ final class BatchShaper {
      *
      * @param tokenSuffix appended to the batch's deduplication token; "" when the batch is one
      *     INSERT
+     * @param origin for each row of {@code block}, its row in the batch's block (and so its
+     *     record's position, {@link Batch#source}); valid, like the block, until the next {@link
+     *     #shape}
      */
-    record Insert(Block block, String tokenSuffix) {}
+    record Insert(Block block, String tokenSuffix, IntUnaryOperator origin) {
+        /** An INSERT of the batch's own rows, in their order. */
+        Insert(Block block, String tokenSuffix) {
+            this(block, tokenSuffix, IntUnaryOperator.identity());
+        }
+    }
 
     private final InsertPlan plan;
     private final Metrics metrics;
@@ -109,7 +118,7 @@ final class BatchShaper {
         List<Integer> left =
                 anyAbsent ? shape.filler().fill(sent, marks, batch.nowSeconds()) : List.of();
         if (left.isEmpty()) {
-            arrange(shape, sent, "", batch.nowSeconds());
+            arrange(shape, sent, "", batch.nowSeconds(), IntUnaryOperator.identity());
             return inserts;
         }
         List<DefaultGroups.Group> groups = DefaultGroups.split(sent, marks, left);
@@ -122,14 +131,26 @@ final class BatchShaper {
                                 + ", whose DEFAULTs only the server computes; an INSERT needs a"
                                 + " column");
             }
-            arrange(shapeOf(names(part, null)), part, "/g" + g, batch.nowSeconds());
+            int[] fromRows = groups.get(g).rows();
+            arrange(
+                    shapeOf(names(part, null)),
+                    part,
+                    "/g" + g,
+                    batch.nowSeconds(),
+                    r -> fromRows[r]);
         }
         return inserts;
     }
 
-    /** Sorts and splits {@code block} as asked, adding its INSERTs. */
-    private void arrange(Shape shape, Block block, String suffix, long nowSeconds) {
+    /**
+     * Sorts and splits {@code block} as asked, adding its INSERTs.
+     *
+     * @param origin each row of {@code block}'s row in the batch
+     */
+    private void arrange(
+            Shape shape, Block block, String suffix, long nowSeconds, IntUnaryOperator origin) {
         Block out = block;
+        IntUnaryOperator outOrigin = origin;
         if (plan.presort()) {
             Presorter sorter = shape.sorter();
             if (sorter.supported() && shape.spare == null) {
@@ -137,6 +158,9 @@ final class BatchShaper {
             }
             out = sorter.sort(block, shape.spare, nowSeconds); // block itself when unsupported
             metrics.presorted(sorter.lastOutcome()).inc();
+            if (sorter.lastOutcome() == Presorter.Outcome.SORTED) {
+                outOrigin = sortedOrigin(sorter, block, nowSeconds, origin);
+            }
         }
         if (plan.partitionSplit()) {
             PartitionSplitter splitter = shape.splitter();
@@ -148,14 +172,36 @@ final class BatchShaper {
                     parts = List.of(out); // a key value not reproduced here: one INSERT
                 }
                 if (parts.size() > 1) {
+                    IntUnaryOperator beforeSplit = outOrigin;
                     for (int p = 0; p < parts.size(); p++) {
-                        inserts.add(new Insert(parts.get(p), suffix + "/p" + p));
+                        int part = p;
+                        inserts.add(
+                                new Insert(
+                                        parts.get(p),
+                                        suffix + "/p" + p,
+                                        r -> beforeSplit.applyAsInt(splitter.sourceRow(part, r))));
                     }
                     return;
                 }
             }
         }
-        inserts.add(new Insert(out, suffix));
+        inserts.add(new Insert(out, suffix, outOrigin));
+    }
+
+    /**
+     * The origin of the rows of {@code block} once sorted: the sort's permutation, asked for again
+     * only when a row's origin is needed (a row the server rejected) — it is the one the sort used,
+     * since neither the block nor its sorter changes before the next {@link #shape}.
+     */
+    private static IntUnaryOperator sortedOrigin(
+            Presorter sorter, Block block, long nowSeconds, IntUnaryOperator origin) {
+        int[][] permutation = new int[1][];
+        return r -> {
+            if (permutation[0] == null) {
+                permutation[0] = sorter.permutation(block, nowSeconds);
+            }
+            return origin.applyAsInt(permutation[0][r]);
+        };
     }
 
     /** The shape of {@code block} without the columns no row has. */

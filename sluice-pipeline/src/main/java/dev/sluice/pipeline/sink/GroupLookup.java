@@ -162,16 +162,25 @@ final class GroupLookup {
 
     /**
      * The group's INSERTs from their attempts' fates: each INSERT written if an attempt was,
-     * running if one runs, failed if every attempt failed, else in doubt.
+     * running if one runs, failed if every attempt failed, else in doubt. An INSERT refused for its
+     * content or size was sent in parts ({@code <token>/r<first>-<last>}, {@link InsertParts}); the
+     * log does not say how many rows the INSERT had, so whether its parts covered all of them (a
+     * run may have died before its last part) cannot be told: such an INSERT with any part written
+     * is in doubt, and {@code on_unknown_outcome} decides (docs/adr/0011).
      */
     static Judgement judge(Map<String, Fate> fates) {
         Map<String, List<Fate>> byInsert = new LinkedHashMap<>();
+        Map<String, Boolean> inParts = new LinkedHashMap<>();
         int expected = 1;
         for (Map.Entry<String, Fate> e : fates.entrySet()) {
             String id = e.getKey();
             int hash = id.indexOf('#');
-            byInsert.computeIfAbsent(id.substring(0, hash), k -> new ArrayList<>())
-                    .add(e.getValue());
+            String token = id.substring(0, hash);
+            String insert = InsertParts.wholeToken(token);
+            byInsert.computeIfAbsent(insert, k -> new ArrayList<>()).add(e.getValue());
+            if (!insert.equals(token)) {
+                inParts.put(insert, Boolean.TRUE);
+            }
             expected = Math.max(expected, insertsOf(id.substring(hash + 1)));
         }
         if (byInsert.isEmpty()) {
@@ -181,13 +190,18 @@ final class GroupLookup {
         int written = 0;
         int failed = 0;
         boolean running = false;
-        for (List<Fate> attempts : byInsert.values()) {
-            if (attempts.contains(Fate.WRITTEN)) {
-                written++;
-            } else if (attempts.contains(Fate.RUNNING)) {
+        boolean split = false;
+        for (Map.Entry<String, List<Fate>> e : byInsert.entrySet()) {
+            List<Fate> attempts = e.getValue();
+            boolean parts = inParts.containsKey(e.getKey());
+            if (attempts.contains(Fate.RUNNING)) {
                 running = true;
             } else if (attempts.stream().allMatch(f -> f == Fate.NOT_WRITTEN)) {
                 failed++;
+            } else if (parts) {
+                split = true; // some part written: all of them, or not — the log cannot tell
+            } else if (attempts.contains(Fate.WRITTEN)) {
+                written++;
             }
         }
         if (written == byInsert.size() && written >= expected) {
@@ -198,6 +212,12 @@ final class GroupLookup {
         }
         if (failed == byInsert.size()) {
             return new Judgement(Verdict.NOT_WRITTEN, null);
+        }
+        if (split) {
+            return new Judgement(
+                    Verdict.UNKNOWN,
+                    "an INSERT of it was refused and sent in parts, and the query log cannot tell"
+                            + " whether every part was sent");
         }
         if (written == byInsert.size()) {
             return new Judgement(

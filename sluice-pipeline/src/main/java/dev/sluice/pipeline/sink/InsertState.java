@@ -27,9 +27,15 @@ final class InsertState {
 
     final String token;
     final int rows;
-    final long bytes;
     final int index;
     final int of;
+
+    /** Uncompressed bytes of its block (known once a part's block is made). */
+    long bytes;
+
+    /** For a part of an INSERT sent in halves: which rows of it, for messages; else null. */
+    String part;
+
     final List<Doubt> doubts = new ArrayList<>();
 
     /** Attempts known written: acknowledged, or found written in the server's log. */

@@ -51,7 +51,7 @@ final class KeyedSplit {
         List<Batch> parts = new ArrayList<>(used);
         if (used <= 1) {
             int shard = rows == 0 ? 0 : shardOfRow[0];
-            parts.add(new Batch(batch, owner, block, batch.absentRows(), shard, 0));
+            parts.add(new Batch(batch, owner, block, batch.absentRows(), shard, 0, null));
             return parts;
         }
         for (int s = 0; s < shards; s++) {
@@ -69,7 +69,7 @@ final class KeyedSplit {
             AbsentRows absent = copy(batch.absentRows(), picked);
             long bytes = part.capacityBytes();
             acquire.accept(bytes);
-            parts.add(new Batch(batch, owner, part, absent, s, bytes));
+            parts.add(new Batch(batch, owner, part, absent, s, bytes, picked));
         }
         return parts;
     }
@@ -118,6 +118,9 @@ final class KeyedSplit {
         public void settled(Batch part) {
             if (part.outcome() != Batch.Outcome.WRITTEN) {
                 abandoned = true;
+                if (part.failure() != null) {
+                    batch.fail(part.failure(), part.failureCause());
+                }
             }
             if (part.bytes() > 0) {
                 release.accept(part.bytes());

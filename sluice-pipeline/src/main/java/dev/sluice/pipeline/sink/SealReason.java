@@ -19,7 +19,11 @@ public enum SealReason {
     /** The pipeline is draining. */
     DRAIN,
     /** Its partition is being revoked (moved to another consumer of the group). */
-    REVOKE;
+    REVOKE,
+    /** Handed to the writer as a whole by its submitter ({@code ClickHouseWriter.submit}). */
+    SUBMIT,
+    /** The writer was flushed or closed while it gathered rows. */
+    FLUSH;
 
     /** The metric label: lower case. */
     public String label() {

@@ -46,6 +46,8 @@ public final class SinkPool implements BatchQueue {
      * @param policies per shard: how an INSERT whose acknowledgement was lost is handled
      * @param lookup asks a replica about an INSERT's attempts
      * @param unresolved INSERTs an earlier run left with an unknown outcome, and this run's
+     * @param splits INSERTs sent in halves for their size, by earlier runs and this one
+     * @param rejected where rows the server rejects for their content go (errors.policy)
      * @param random the jitter source of the backoff, and of this start's query-id nonce
      */
     public static SinkPool create(
@@ -55,6 +57,8 @@ public final class SinkPool implements BatchQueue {
             List<OutcomePolicy> policies,
             TraceLookup lookup,
             UnresolvedInserts unresolved,
+            SplitInserts splits,
+            RejectedRows rejected,
             Metrics metrics,
             SinkSupervisor supervisor,
             Clock clock,
@@ -86,7 +90,9 @@ public final class SinkPool implements BatchQueue {
                                 lookup,
                                 unresolved,
                                 notes,
-                                nonce));
+                                nonce,
+                                splits,
+                                rejected));
             }
             writers.add(new ShardWriter(s, senders, supervisor, inFlight));
         }

@@ -1,6 +1,7 @@
 package dev.sluice.pipeline.source;
 
 import java.util.Arrays;
+import java.util.function.LongSupplier;
 
 /**
  * Raw records a source hands to the pipeline, all from one partition, reused from poll to poll:
@@ -45,9 +46,17 @@ public final class RecordBatch {
 
     /**
      * 1-based line number of each record (the physical line it starts on), or 0 when lines do not
-     * apply or are not known (a file resumed from a committed position).
+     * apply or are not known (a file resumed from a committed position) — counted from {@link
+     * #linesBefore} when that is set: read them with {@link #line(int)}.
      */
     public long[] line = new long[256];
+
+    /**
+     * The lines before those {@link #line} counts, for a chunk of a file read from its middle
+     * (found by counting newlines, only when a line is asked for: a message, a dead letter); null
+     * when {@link #line} is absolute.
+     */
+    public LongSupplier linesBefore;
 
     /** Why the source rejects record {@code i} (see the class comment), or null for a good one. */
     public String[] error = new String[256];
@@ -119,12 +128,23 @@ public final class RecordBatch {
         return end[i] - start[i];
     }
 
+    /** The 1-based line record {@code i} starts on, or 0 when unknown. */
+    public long line(int i) {
+        long l = line[i];
+        if (l <= 0 || linesBefore == null) {
+            return l;
+        }
+        long before = linesBefore.getAsLong();
+        return before < 0 ? 0 : l + before; // -1: they could not be counted
+    }
+
     /** Where record {@code i} is, for messages: {@code partition:line N (byte B)}. */
     public String describe(int i) {
         StringBuilder sb = new StringBuilder();
         sb.append(partition.isEmpty() ? source : partition);
-        if (line[i] > 0) {
-            sb.append(":").append(line[i]);
+        long l = line(i);
+        if (l > 0) {
+            sb.append(":").append(l);
         }
         sb.append(" (position ").append(position[i]).append(')');
         return sb.toString();

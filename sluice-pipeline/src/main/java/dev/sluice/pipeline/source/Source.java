@@ -24,7 +24,10 @@ import java.util.Map;
  *       batch is handed to the sink only after a commit holding its boundaries returned, so the
  *       source's store (a state file, consumer offsets) always knows every batch the server may
  *       hold. The source keeps them durably and gives them back in {@link
- *       PartitionListener#assigned} when the partition is assigned again.
+ *       PartitionListener#assigned} when the partition is assigned again. A source that hands
+ *       ranges of one partition to several threads (a file split into chunks) gets each thread's
+ *       checkpoint of its range — every record before it in the range handled — and keeps the
+ *       partition's, contiguous across the ranges (property 8).
  *   <li>A source that cannot read again what it read ({@link #replayable()} false: stdin) is never
  *       given a resume position or replay plan, and its batches are not recorded.
  * </ul>
@@ -64,6 +67,16 @@ public interface Source extends AutoCloseable {
      * comment).
      */
     void commit(Map<String, Checkpoint> checkpoints) throws IOException;
+
+    /**
+     * The partition's committed position after a {@link #commit} in which this source's checkpoint
+     * of it had {@code position}: the same, unless the partition is read on several threads (a file
+     * split into chunks), whose position is where all of them together are (property 8) — what a
+     * run reports as resumable.
+     */
+    default long committedPosition(String partition, long position) {
+        return position;
+    }
 
     /**
      * True when the source reads its partitions side by side (Kafka), so that one batch may gather

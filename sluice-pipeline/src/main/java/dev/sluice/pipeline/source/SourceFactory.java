@@ -1,11 +1,14 @@
 package dev.sluice.pipeline.source;
 
 import dev.sluice.pipeline.checkpoint.LocalCheckpoints;
+import dev.sluice.pipeline.source.file.ChunkedFile;
+import dev.sluice.pipeline.source.file.Compression;
 import dev.sluice.pipeline.source.file.FileSource;
 import dev.sluice.pipeline.source.file.FollowScan;
 import dev.sluice.pipeline.source.file.InputFile;
 import dev.sluice.pipeline.source.file.InputResolver;
 import dev.sluice.pipeline.source.framing.Framer;
+import dev.sluice.pipeline.source.framing.Splitter;
 import dev.sluice.pipeline.source.generator.GeneratorSource;
 import dev.sluice.pipeline.source.stdin.StdinSource;
 import dev.sluice.pipeline.spec.PipelineSpec;
@@ -27,8 +30,11 @@ import java.util.function.Supplier;
  * share of the partitions. Inputs are resolved once, here, so every reader sees the same list.
  *
  * <ul>
- *   <li>files: the resolved files are dealt round-robin by index (file {@code k} to reader {@code k
- *       mod readers}); a reader with no file is exhausted at once;
+ *   <li>files: a plain (uncompressed) file of at least two {@link #SPLIT_BYTES} read once (not
+ *       followed) is split into chunks at record boundaries, chunk {@code i} to reader {@code i},
+ *       so that every reader decodes a share of it ({@link ChunkedFile}); the other files are dealt
+ *       round-robin by index (file {@code k} to reader {@code k mod readers}); a reader with
+ *       nothing is exhausted at once;
  *   <li>stdin: reader 0 reads it, the others are exhausted at once;
  *   <li>generator: reader {@code i} makes the rows with {@code row mod readers == i}.
  * </ul>
@@ -36,6 +42,13 @@ import java.util.function.Supplier;
 public final class SourceFactory {
     /** How much a file or pipe source reads at a time: its read buffer. */
     public static final int CHUNK_BYTES = 1 << 20;
+
+    /**
+     * The smallest share of a file worth a reader of its own: below two of them a file is not
+     * split. Large enough that the split's few reads and a chunk's start cost nothing next to its
+     * decoding.
+     */
+    public static final long SPLIT_BYTES = 16L << 20;
 
     private SourceFactory() {}
 
@@ -89,7 +102,8 @@ public final class SourceFactory {
             }
             case PipelineSpec.FileSource f when f.paths().equals(List.of("-")) ->
                     stdin(stdin, decode, f.maxRecordBytes(), readers);
-            case PipelineSpec.FileSource f -> files(f, decode, readers, checkpoints, clock);
+            case PipelineSpec.FileSource f ->
+                    files(f, decode, readers, checkpoints, clock, SPLIT_BYTES);
             case PipelineSpec.StdinSource s -> stdin(stdin, decode, s.maxRecordBytes(), readers);
             case PipelineSpec.KafkaSource k ->
                     throw new IllegalArgumentException(
@@ -97,24 +111,46 @@ public final class SourceFactory {
         };
     }
 
-    private static List<Source> files(
+    /**
+     * The file sources of {@code spec}, splitting plain files of at least two {@code splitBytes}
+     * (tests choose a small size to split small files).
+     */
+    public static List<Source> files(
             PipelineSpec.FileSource spec,
             DecodeSpec decode,
             int readers,
             LocalCheckpoints checkpoints,
-            Clock clock)
+            Clock clock,
+            long splitBytes)
             throws IOException {
+        if (readers < 1) {
+            throw new IllegalArgumentException("readers must be at least 1");
+        }
         lineFramed(decode);
         InputResolver resolver = new InputResolver(spec.paths());
         List<InputFile> all = resolver.resolve(spec.follow());
         Set<String> names = new HashSet<>();
-        List<List<InputFile>> shares = new ArrayList<>(readers);
+        List<List<FileSource.Share>> shares = new ArrayList<>(readers);
         for (int i = 0; i < readers; i++) {
             shares.add(new ArrayList<>());
         }
         for (int k = 0; k < all.size(); k++) {
-            shares.get(k % readers).add(all.get(k));
-            names.add(all.get(k).name());
+            InputFile file = all.get(k);
+            names.add(file.name());
+            if (readers > 1
+                    && !spec.follow()
+                    && file.compression() == Compression.NONE
+                    && file.size() >= 2 * splitBytes) {
+                ChunkedFile chunked =
+                        new ChunkedFile(file, readers, splitter(decode), splitBytes, checkpoints);
+                for (int i = 0; i < readers; i++) {
+                    long share = file.size() / readers;
+                    long size = i < readers - 1 ? share : file.size() - share * (readers - 1);
+                    shares.get(i).add(new FileSource.Share(file, chunked, i, size));
+                }
+            } else {
+                shares.get(k % readers).add(FileSource.Share.whole(file));
+            }
         }
         FileSource.Reading reading =
                 new FileSource.Reading(
@@ -125,7 +161,7 @@ public final class SourceFactory {
                     spec.follow()
                             ? new FollowScan(resolver, names, i, readers, spec.pollInterval())
                             : null;
-            sources.add(new FileSource(shares.get(i), reading, follow, checkpoints, clock));
+            sources.add(new FileSource(reading, shares.get(i), follow, checkpoints, clock));
         }
         return sources;
     }
@@ -153,6 +189,10 @@ public final class SourceFactory {
     private static Supplier<Framer> framer(DecodeSpec decode) {
         char delimiter = decode.delimiter();
         return decode.format() == Format.CSV ? () -> Framer.csv(delimiter) : Framer::lines;
+    }
+
+    private static Splitter splitter(DecodeSpec decode) {
+        return decode.format() == Format.CSV ? Splitter.csv(decode.delimiter()) : Splitter.lines();
     }
 
     private static boolean header(DecodeSpec decode) {

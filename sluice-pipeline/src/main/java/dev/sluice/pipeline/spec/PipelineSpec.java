@@ -155,6 +155,8 @@ public record PipelineSpec(
      * @param ignoreUnknown an input field with no column is skipped instead of being an error
      * @param delimiter the CSV field delimiter
      * @param avro Avro's options: present exactly when the format is {@link Format#AVRO}
+     * @param jsonFastPath JSON: read records with the byte scanner first, Jackson only for those it
+     *     declines (the default); false reads every record with Jackson (docs/formats.md)
      */
     public record DecodeSpec(
             Format format,
@@ -163,7 +165,8 @@ public record PipelineSpec(
             Map<String, String> fields,
             boolean ignoreUnknown,
             char delimiter,
-            AvroSpec avro) {
+            AvroSpec avro,
+            boolean jsonFastPath) {
         public DecodeSpec {
             columns = List.copyOf(columns);
             fields = Map.copyOf(fields);
@@ -171,6 +174,24 @@ public record PipelineSpec(
                 throw new IllegalArgumentException(
                         "Avro options go with the avro format, and only with it");
             }
+        }
+
+        /** With the JSON fast path on. */
+        public DecodeSpec(
+                Format format,
+                List<String> columns,
+                boolean header,
+                Map<String, String> fields,
+                boolean ignoreUnknown,
+                char delimiter,
+                AvroSpec avro) {
+            this(format, columns, header, fields, ignoreUnknown, delimiter, avro, true);
+        }
+
+        /** This spec with the JSON fast path on or off. */
+        public DecodeSpec withJsonFastPath(boolean on) {
+            return new DecodeSpec(
+                    format, columns, header, fields, ignoreUnknown, delimiter, avro, on);
         }
 
         /** A format other than Avro. */
@@ -464,9 +485,30 @@ public record PipelineSpec(
     /**
      * Exponential backoff with jitter: {@code initial × multiplier^n}, capped at {@code max},
      * randomized by ±{@code jitter} (a fraction); {@code maxAttempts} 0 = retry forever.
+     *
+     * @param giveUpAfter a batch that has failed for this long without any of its INSERTs being
+     *     written stops the pipeline with its last error; {@link Duration#ZERO} = never
      */
     public record RetrySpec(
-            Duration initial, Duration max, double multiplier, double jitter, int maxAttempts) {}
+            Duration initial,
+            Duration max,
+            double multiplier,
+            double jitter,
+            int maxAttempts,
+            Duration giveUpAfter) {
+        /** How long a batch is retried without success before the pipeline stops, by default. */
+        public static final Duration DEFAULT_GIVE_UP_AFTER = Duration.ofMinutes(10);
+
+        public RetrySpec {
+            java.util.Objects.requireNonNull(giveUpAfter, "giveUpAfter");
+        }
+
+        /** Backoff that gives up after {@link #DEFAULT_GIVE_UP_AFTER}. */
+        public RetrySpec(
+                Duration initial, Duration max, double multiplier, double jitter, int maxAttempts) {
+            this(initial, max, multiplier, jitter, maxAttempts, DEFAULT_GIVE_UP_AFTER);
+        }
+    }
 
     /**
      * @param maxErrors stop when more records than this were rejected (skip or dead-letter); -1 =

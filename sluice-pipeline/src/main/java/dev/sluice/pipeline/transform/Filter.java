@@ -1,26 +1,28 @@
 package dev.sluice.pipeline.transform;
 
-import dev.sluice.clickhouse.column.ColumnValueException;
-import dev.sluice.pipeline.decode.BlockColumns;
+import dev.sluice.clickhouse.block.Block;
+import dev.sluice.clickhouse.expr.CompiledExpression;
+import dev.sluice.clickhouse.expr.UnsupportedValueException;
+import dev.sluice.clickhouse.expr.ValueVector;
 import dev.sluice.pipeline.decode.RecordException;
-import dev.sluice.pipeline.decode.RowTarget;
-import dev.sluice.pipeline.decode.convert.ConversionException;
 import dev.sluice.pipeline.source.RecordBatch;
 import dev.sluice.pipeline.time.Clock;
-import dev.sluice.pipeline.transform.expr.EvalContext;
-import dev.sluice.pipeline.transform.expr.Expr;
+import java.util.ArrayList;
+import java.util.List;
 
-/** Keeps the rows whose condition is true; false and NULL drop the row (it counts as handled). */
-final class Filter implements Transform {
+/**
+ * The {@code filter} transform: keeps the rows whose condition — a UInt8, as the server's {@code
+ * WHERE} takes — is neither 0 nor NULL. A dropped row counts as filtered, not as an error.
+ */
+final class Filter extends ExpressionTransform {
     private final String source;
-    private final Expr condition;
-    private final EvalContext context;
-    private final BlockColumns blockColumns = new BlockColumns();
+    private final CompiledExpression condition;
+    private final int[] one = new int[1];
 
-    Filter(String source, Expr condition, Clock clock) {
+    Filter(String source, CompiledExpression condition, Clock clock) {
+        super(clock);
         this.source = source;
         this.condition = condition;
-        this.context = new EvalContext(clock);
     }
 
     @Override
@@ -29,12 +31,54 @@ final class Filter implements Transform {
     }
 
     @Override
-    public boolean apply(RowTarget row, RecordBatch batch, int index) throws RecordException {
-        context.bind(blockColumns.of(row.block()), row.row(), batch, index);
+    int evaluate(
+            Block block,
+            int[] rows,
+            int count,
+            long nowSeconds,
+            RecordBatch batch,
+            int first,
+            int[] recordOf)
+            throws Refused {
+        RecordRows raw = records(batch, first, recordOf);
+        ValueVector v;
         try {
-            return condition.test(context) == 1;
-        } catch (ConversionException | ColumnValueException e) {
-            throw new RecordException(null, "filter " + source + ": " + e.getMessage());
+            v = condition.evaluate(block, rows, count, nowSeconds, raw);
+        } catch (UnsupportedValueException e) {
+            throw refusedRows(block, rows, count, nowSeconds, raw);
         }
+        int kept = 0;
+        for (int i = 0; i < count; i++) {
+            if (!v.isNull(i) && v.getLong(i) != 0) {
+                rows[kept++] = rows[i];
+            }
+        }
+        return kept;
+    }
+
+    private Refused refusedRows(Block block, int[] rows, int count, long now, RecordRows raw) {
+        List<Integer> indexes = new ArrayList<>();
+        List<RecordException> errors = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            one[0] = rows[i];
+            try {
+                condition.evaluate(block, one, 1, now, raw);
+            } catch (UnsupportedValueException e) {
+                indexes.add(i);
+                errors.add(new RecordException(null, "filter " + source + ": " + e.getMessage()));
+            }
+        }
+        if (indexes.isEmpty()) {
+            throw new IllegalStateException(
+                    "a filter refused rows together but none alone (a bug)");
+        }
+        return new Refused(
+                indexes.stream().mapToInt(Integer::intValue).toArray(),
+                errors.toArray(new RecordException[0]));
+    }
+
+    @Override
+    public String toString() {
+        return "filter " + source;
     }
 }

@@ -1,5 +1,9 @@
 package dev.sluice.pipeline.transform;
 
+import dev.sluice.clickhouse.expr.Bindings;
+import dev.sluice.clickhouse.expr.CompiledExpression;
+import dev.sluice.clickhouse.expr.UnsupportedExpressionException;
+import dev.sluice.clickhouse.expr.ValueType;
 import dev.sluice.clickhouse.schema.TableSchema;
 import dev.sluice.pipeline.decode.ColumnSlot;
 import dev.sluice.pipeline.decode.DecoderFactory;
@@ -9,8 +13,6 @@ import dev.sluice.pipeline.decode.convert.Converters;
 import dev.sluice.pipeline.spec.PipelineSpec;
 import dev.sluice.pipeline.spec.PipelineSpec.TransformSpec;
 import dev.sluice.pipeline.time.Clock;
-import dev.sluice.pipeline.transform.expr.Compiler;
-import dev.sluice.pipeline.transform.expr.Expr;
 import java.lang.reflect.InvocationTargetException;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -30,7 +32,7 @@ import java.util.Set;
  * drop:     {field: name}  or  {fields: [name, ...]}
  * constant: {column: c, value: literal}  or  {columns: {c: literal, ...}}
  * computed: {column: c, expr: "concat(a, '-', b)"}  or  {columns: {c: "expr", ...}}
- * filter:   {where: "tenant > 5 and kind in ['a', 'b']"}
+ * filter:   {where: "tenant > 5 and kind in ('a', 'b')"}
  * java:     {class: com.example.MyTransform | name: provider-name,
  *            columns: [computed columns], options: {...}}
  * </pre>
@@ -38,6 +40,9 @@ import java.util.Set;
  * Rename and drop change how the decoder maps fields to columns ({@link #fieldRules}), so they cost
  * nothing per row and yield no {@link Transform}; the others become the chain, in order. A computed
  * expression may read the columns the decoder feeds and those computed by earlier transforms.
+ * Expressions are ClickHouse's, compiled by the engine of {@code dev.sluice.clickhouse.expr} in the
+ * server's time zone ({@link TargetColumns#serverZone()}); the runtime evaluates the expression
+ * transforms at the end of the chain column-wise ({@link TransformChain}).
  */
 public final class Transforms {
     private Transforms() {}
@@ -93,23 +98,42 @@ public final class Transforms {
             case "rename", "drop" -> null; // applied by the decoder through fieldRules
             case "constant", "computed" -> {
                 Map<String, Object> columns = columnValues(o, spec.kind());
-                List<ColumnSlot> slots = new ArrayList<>();
-                List<Expr> exprs = new ArrayList<>();
+                Bindings bindings = ExpressionTransform.bindings(target, unavailable);
+                List<ComputedColumns.Output> outputs = new ArrayList<>();
                 for (Map.Entry<String, Object> e : columns.entrySet()) {
-                    slots.add(slot(o, target, e.getKey()));
-                    exprs.add(
+                    String sql =
                             spec.kind().equals("constant")
-                                    ? Compiler.compile(
-                                            literal(o, e.getValue()), target, unavailable)
-                                    : Compiler.compile(text(o, e.getValue()), target, unavailable));
+                                    ? literal(o, e.getValue())
+                                    : text(o, e.getValue());
+                    outputs.add(output(o, target, e.getKey(), sql, bindings, unavailable));
                 }
-                yield new ComputedColumns(slots, exprs, clock);
+                yield new ComputedColumns(outputs, clock);
             }
             case "filter" -> {
                 o.only("where");
                 String where = o.string("where");
-                yield new Filter(
-                        where, Compiler.compileCondition(where, target, unavailable), clock);
+                CompiledExpression condition;
+                try {
+                    condition =
+                            ExpressionTransform.compile(
+                                    where,
+                                    ExpressionTransform.bindings(target, unavailable),
+                                    unavailable,
+                                    null);
+                } catch (UnsupportedExpressionException e) {
+                    throw o.error(where + ": " + e.getMessage());
+                }
+                ValueType t = condition.type();
+                boolean uint8 = t.kind() == ValueType.Kind.INT && t.bits() == 8 && !t.signed();
+                if (!uint8 && t.kind() != ValueType.Kind.NULL) {
+                    throw o.error(
+                            where
+                                    + " is a "
+                                    + t.typeName()
+                                    + ", not a condition (a UInt8, as comparisons, and, or, not"
+                                    + " and in give)");
+                }
+                yield new Filter(where, condition, clock);
             }
             case "java" -> java(o, target);
             default ->
@@ -188,6 +212,34 @@ public final class Transforms {
         return m;
     }
 
+    /** A computed column: its expression converted to the column's type, or via its converter. */
+    private static ComputedColumns.Output output(
+            Options o,
+            TargetColumns target,
+            String column,
+            String sql,
+            Bindings bindings,
+            Set<String> unavailable) {
+        ColumnSlot slot = slot(o, target, column);
+        TableSchema.Column c = target.columns().get(slot.index);
+        try {
+            if (CompiledExpression.canProduce(c.type())) {
+                return new ComputedColumns.Output(
+                        slot,
+                        ExpressionTransform.compile(sql, bindings, unavailable, c.type()),
+                        false);
+            }
+            CompiledExpression e = ExpressionTransform.compile(sql, bindings, unavailable, null);
+            if (e.type().kind() == ValueType.Kind.ORDERED) {
+                throw new UnsupportedExpressionException(
+                        "a " + e.type().typeName() + " cannot be written to " + c.typeName());
+            }
+            return new ComputedColumns.Output(slot, e, true);
+        } catch (UnsupportedExpressionException e) {
+            throw o.error("column " + column + " (" + c.typeName() + "): " + e.getMessage());
+        }
+    }
+
     private static ColumnSlot slot(Options o, TargetColumns target, String column) {
         int i = target.indexOf(column);
         if (i < 0) {
@@ -207,15 +259,18 @@ public final class Transforms {
         return s;
     }
 
-    /** A YAML scalar as an expression literal. */
+    /** A YAML scalar as an expression literal; a boolean is 1 or 0, as ClickHouse has no Bool. */
     private static String literal(Options o, Object v) {
         return switch (v) {
-            case null -> "null";
+            case null -> "NULL";
             case String s -> "'" + s.replace("\\", "\\\\").replace("'", "\\'") + "'";
             case Long l -> l.toString();
             case Integer n -> n.toString();
-            case Double d -> Double.toString(d);
-            case Boolean b -> b.toString();
+            case Double d ->
+                    Double.isFinite(d)
+                            ? Double.toString(d)
+                            : d.isNaN() ? "nan" : d > 0 ? "inf" : "-inf";
+            case Boolean b -> b ? "1" : "0";
             default -> throw o.error("a constant must be text, a number or a boolean, not " + v);
         };
     }

@@ -198,6 +198,22 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void theJsonFastPathIsOnUnlessTurnedOff() {
+        String source = "source:\n  stdin:\n";
+        assertThat(parse(source + "decode: json\n" + SINK).decode().jsonFastPath()).isTrue();
+        assertThat(
+                        parse(source + "decode: {json: {ignore_unknown: true}}\n" + SINK)
+                                .decode()
+                                .jsonFastPath())
+                .isTrue();
+        assertThat(
+                        parse(source + "decode: {json: {fast_path: false}}\n" + SINK)
+                                .decode()
+                                .jsonFastPath())
+                .isFalse();
+    }
+
+    @Test
     void decodeFollowsTheFileExtensionsWhenLeftOut() {
         assertThat(parse("source: {file: {paths: logs/*.ndjson.gz}}\n" + SINK).decode().format())
                 .isEqualTo(Format.JSON);
@@ -389,6 +405,43 @@ class ConfigLoaderTest {
                 .hasMessageContaining("sink.clickhouse.outcome_timeout");
         fails("source: {generator: {}}\n" + SINK + "    on_unknown_outcomes: fail\n")
                 .hasMessageContaining("did you mean on_unknown_outcome?");
+    }
+
+    @Test
+    void giveUpAfterEndsEndlessRetriesAndZeroMeansNever() {
+        assertThat(parse("source: {generator: {}}\n" + SINK).sink().retry().giveUpAfter())
+                .isEqualTo(Duration.ofMinutes(10));
+        assertThat(
+                        parse(
+                                        "source: {generator: {}}\n"
+                                                + SINK
+                                                + "    retry: {give_up_after: 1h30m}\n")
+                                .sink()
+                                .retry())
+                .isEqualTo(
+                        new RetrySpec(
+                                Duration.ofMillis(100),
+                                Duration.ofSeconds(10),
+                                2.0,
+                                0.2,
+                                0,
+                                Duration.ofMinutes(90)));
+        assertThat(
+                        parse(
+                                        "source: {generator: {}}\n"
+                                                + SINK
+                                                + "    retry: {give_up_after: 0}\n")
+                                .sink()
+                                .retry()
+                                .giveUpAfter())
+                .isZero();
+        fails("source: {generator: {}}\n" + SINK + "    retry: {give_up_after: -5m}\n")
+                .hasMessageContaining(
+                        "p.yaml:6:28: sink.clickhouse.retry.give_up_after: expected a duration");
+        fails("source: {generator: {}}\n" + SINK + "    retry: {give_up_after: later}\n")
+                .hasMessageContaining("sink.clickhouse.retry.give_up_after");
+        fails("source: {generator: {}}\n" + SINK + "    retry: {give_up_afterr: 5m}\n")
+                .hasMessageContaining("did you mean give_up_after?");
     }
 
     @Test

@@ -50,6 +50,30 @@ class UnitsTest {
     }
 
     @Test
+    void limitsAreExactForWholeNumbersAndFractions() {
+        assertThat(Units.parseSize("9223372036854775807")).isEqualTo(Long.MAX_VALUE);
+        assertThatThrownBy(() -> Units.parseSize("9223372036854775808"))
+                .hasMessageContaining("too large");
+        assertThatThrownBy(() -> Units.parseSize("123456789012345678901234567890"))
+                .hasMessageContaining("too large");
+        assertThat(Units.parseSize("8388607TiB")).isEqualTo(8388607L << 40);
+        assertThatThrownBy(() -> Units.parseSize("8388608TiB")).hasMessageContaining("too large");
+        assertThat(Units.parseSize("0.5B")).isZero(); // fractions of a byte are cut, not rounded
+        assertThat(Units.parseSize("1.9999B")).isEqualTo(1);
+        assertThat(Units.parseSize("1.5k")).isEqualTo(1536);
+        assertThat(Units.parseDuration("106751d")).isEqualTo(Duration.ofDays(106751));
+        assertThatThrownBy(() -> Units.parseDuration("106752d")).hasMessageContaining("too long");
+        assertThatThrownBy(() -> Units.parseDuration("106751d106751d"))
+                .hasMessageContaining("too long");
+        assertThatThrownBy(() -> Units.parseDuration("99999999999999999999ns"))
+                .hasMessageContaining("too long");
+        // the form is checked first: a malformed duration says so even when a part is too long
+        assertThatThrownBy(() -> Units.parseDuration("106752d 5"))
+                .hasMessageContaining("expected a duration");
+        assertThat(Units.parseDuration("0.0000000015s")).isEqualTo(Duration.ofNanos(1));
+    }
+
+    @Test
     void badDurations() {
         for (String bad : new String[] {"10", "", "s", "5 parsecs", "1s2", "-1s", "1 h 5"}) {
             assertThatThrownBy(() -> Units.parseDuration(bad))

@@ -7,7 +7,9 @@ import dev.sluice.pipeline.source.RecordBatch;
 import dev.sluice.pipeline.spec.PipelineSpec.DecodeSpec;
 import dev.sluice.pipeline.spec.PipelineSpec.Format;
 import dev.sluice.pipeline.spec.PipelineSpec.TransformSpec;
+import dev.sluice.pipeline.transform.ExpressionStage;
 import dev.sluice.pipeline.transform.Transform;
+import dev.sluice.pipeline.transform.TransformChain;
 import dev.sluice.pipeline.transform.Transforms;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -121,7 +123,7 @@ public final class DecodeFixture {
 
         @Override
         public void absent(int column) {
-            absent.get(row).set(column);
+            absent.get(absent.size() - 1).set(column); // the row being built
         }
 
         /** Decodes (and transforms) every record; rejected ones are rolled back and noted. */
@@ -156,6 +158,52 @@ public final class DecodeFixture {
 
         public Rows decode(Decoder decoder, RecordBatch batch) {
             return decode(decoder, List.of(), batch);
+        }
+
+        /**
+         * Decodes every record as the runtime does with expression transforms at the end of the
+         * chain: the row-wise part per record, then the column-wise stage over all the rows at once
+         * ({@link TransformChain}); {@code now()} is {@code nowSeconds}.
+         */
+        public Rows decodeColumnar(
+                Decoder decoder, List<Transform> transforms, RecordBatch batch, long nowSeconds) {
+            TransformChain chain = TransformChain.of(transforms);
+            int[] records = new int[batch.count];
+            List<BitSet> marks = new ArrayList<>();
+            int staged = 0;
+            for (int i = 0; i < batch.count; i++) {
+                row = staged; // the stage's columns are still empty: the block has no row count
+                absent.add(new BitSet());
+                try {
+                    decoder.decode(batch, i, this);
+                    if (chain.applyRow(this, batch, i, nowSeconds)) {
+                        records[staged++] = i;
+                        marks.add(absent.get(absent.size() - 1));
+                    } else {
+                        dropped++;
+                        block.truncate(row);
+                    }
+                } catch (RecordException e) {
+                    errors.add(e.getMessage());
+                    block.truncate(row);
+                }
+                absent.remove(absent.size() - 1);
+            }
+            ExpressionStage stage = chain.stage();
+            if (stage == null) {
+                absent.addAll(marks);
+                return this;
+            }
+            ExpressionStage.Outcome out = stage.run(block, 0, staged, batch, records, nowSeconds);
+            dropped += out.filtered();
+            for (int r = 0; r < out.rejected(); r++) {
+                errors.add(out.error(r).getMessage());
+            }
+            for (int i = 0; i < out.kept(); i++) {
+                absent.add(marks.get(out.keptStaged(i)));
+            }
+            block.rows(); // all columns must agree
+            return this;
         }
 
         public Object value(String column, int row) {

@@ -88,4 +88,34 @@ class FileDeadLettersTest {
         assertThat(lines).hasSize(200);
         assertThat(fields(lines.get(199)).get("reason")).isEqualTo("reason 199");
     }
+
+    @Test
+    void aRowTheServerRejectedCarriesTheRowAsSentInsteadOfARecord() throws IOException {
+        Path file = dir.resolve("rows.ndjson");
+        byte[] valid = "{\"n\":13,\"s\":\"é\"}".getBytes(StandardCharsets.UTF_8);
+        byte[] notUtf8 = {'{', '"', 's', '"', ':', '"', (byte) 0xFF, '"', '}'};
+        byte[] notJson = "{\"n\":".getBytes(StandardCharsets.UTF_8);
+        try (FileDeadLetters dl = FileDeadLetters.open(file)) {
+            dl.writeRow("kafka", "events-3", 1234, valid, "ClickHouse error 395: throwIf");
+            dl.writeRow("file", "/data/a.tsv", 77, notUtf8, "ClickHouse error 6: parse");
+            dl.writeRow("file", "/data/a.tsv", 78, notJson, "ClickHouse error 6: parse");
+            assertThat(dl.count()).isEqualTo(3);
+        }
+        List<String> lines = Files.readAllLines(file);
+        assertThat(lines).hasSize(3);
+        assertThat(lines.get(0))
+                .isEqualTo(
+                        "{\"source\":\"kafka\",\"partition\":\"events-3\",\"position\":1234,"
+                                + "\"line\":null,\"reason\":\"ClickHouse error 395: throwIf\","
+                                + "\"row\":{\"n\":13,\"s\":\"é\"}}");
+        try (JsonParser p = new JsonFactory().createParser(lines.get(0))) {
+            while (p.nextToken() != null) {} // one valid JSON value
+        }
+        Map<String, String> second = fields(lines.get(1));
+        assertThat(second.keySet())
+                .containsExactly("source", "partition", "position", "line", "reason", "row_base64");
+        assertThat(Base64.getDecoder().decode(second.get("row_base64"))).isEqualTo(notUtf8);
+        assertThat(Base64.getDecoder().decode(fields(lines.get(2)).get("row_base64")))
+                .isEqualTo(notJson);
+    }
 }

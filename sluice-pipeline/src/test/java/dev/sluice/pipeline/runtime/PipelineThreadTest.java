@@ -39,7 +39,7 @@ class PipelineThreadTest {
     }
 
     @Test
-    void absentFieldsAreMarkedPerRowUnlessATransformSetsThemAndTheBatchTakesItsNowAtSealing() {
+    void absentFieldsAreMarkedPerRowUnlessATransformSetsThemAndTheBatchTakesItsNowAtItsFirstRow() {
         ThreadHarness h = new ThreadHarness();
         h.table = Tables.table("t", "n UInt64", "s String DEFAULT 'none'");
         RowView view = new RowView(new TargetColumns(h.table, h.table.insertableColumns()));

@@ -15,6 +15,8 @@ import dev.sluice.pipeline.testing.FakeInserter;
 import dev.sluice.pipeline.testing.RecordingDeadLetters;
 import dev.sluice.pipeline.testing.TestDecoder;
 import dev.sluice.pipeline.transform.Transform;
+import dev.sluice.pipeline.writer.RetryDeduplication;
+import dev.sluice.pipeline.writer.TargetTable;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

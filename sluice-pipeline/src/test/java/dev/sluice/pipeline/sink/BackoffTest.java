@@ -85,4 +85,49 @@ class BackoffTest {
                                         new Random()))
                 .hasMessageContaining("jitter");
     }
+
+    @Test
+    void giveUpAfterCountsFromTheFirstFailureAndCutsTheLastPause() {
+        Backoff b =
+                new Backoff(
+                        new RetrySpec(
+                                Duration.ofSeconds(1),
+                                Duration.ofSeconds(30),
+                                2.0,
+                                0,
+                                0,
+                                Duration.ofMinutes(1)),
+                        new Random(1));
+        long s = 1_000_000_000L;
+        assertThat(b.givesUp(5 * s, 64 * s)).isFalse();
+        assertThat(b.givesUp(5 * s, 65 * s)).isTrue();
+        assertThat(b.delayWithin(30 * s, 5 * s, 50 * s)).isEqualTo(15 * s);
+        assertThat(b.delayWithin(10 * s, 5 * s, 50 * s)).isEqualTo(10 * s);
+        assertThat(b.delayWithin(10 * s, 5 * s, 70 * s)).isZero();
+
+        Backoff never =
+                new Backoff(
+                        new RetrySpec(
+                                Duration.ofSeconds(1),
+                                Duration.ofSeconds(30),
+                                2.0,
+                                0,
+                                0,
+                                Duration.ZERO),
+                        new Random(1));
+        assertThat(never.givesUp(0, Long.MAX_VALUE / 2)).isFalse();
+        assertThat(never.delayWithin(30 * s, 0, 1000 * s)).isEqualTo(30 * s);
+        assertThatThrownBy(
+                        () ->
+                                new Backoff(
+                                        new RetrySpec(
+                                                Duration.ofSeconds(1),
+                                                Duration.ofSeconds(30),
+                                                2.0,
+                                                0,
+                                                0,
+                                                Duration.ofSeconds(-1)),
+                                        new Random(1)))
+                .hasMessageContaining("retry.give_up_after must be ≥ 0");
+    }
 }

@@ -171,7 +171,9 @@ class BatchSenderTest {
                 },
                 unresolved,
                 notes,
-                "n0nce");
+                "n0nce",
+                SplitInserts.inMemory(),
+                RejectedRows.failing());
     }
 
     @Test
@@ -199,7 +201,7 @@ class BatchSenderTest {
     void oneReplicaBacksOffExponentiallyWithJitterBetweenAttempts() {
         FakeInserter a = new FakeInserter(FakeInserter.server(18, 16));
         a.failNext(serverError(252, "Too many parts (300)"))
-                .failNext(serverError(241, "Memory limit exceeded"))
+                .failNext(serverError(202, "Too many simultaneous queries. Maximum: 100"))
                 .failNext(new ConnectionException("timed out"));
         BatchSender sender = sender(List.of(a), RETRY);
 
@@ -848,6 +850,8 @@ class BatchSenderTest {
                 (url, prefix, since, timeout, logging) -> trace.apply(prefix),
                 unresolved,
                 notes,
-                "n0nce");
+                "n0nce",
+                SplitInserts.inMemory(),
+                RejectedRows.failing());
     }
 }

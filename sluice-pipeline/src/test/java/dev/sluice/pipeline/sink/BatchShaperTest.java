@@ -26,7 +26,7 @@ class BatchShaperTest {
         "tag String DEFAULT 'none'",
         "at DateTime DEFAULT now()",
         "twice Int64 DEFAULT n * 2",
-        "sign String DEFAULT if(n > 0, 'pos', 'neg')",
+        "sign String DEFAULT reverse(toString(n))", // a function only the server computes
         "extra String DEFAULT 'x'",
         "upx String DEFAULT upper(extra)"
     };
@@ -221,6 +221,34 @@ class BatchShaperTest {
         List<String> first = describe(shaper().shape(batch(rows)));
         shaper = null; // another writer thread, or a run after a restart
         assertThat(describe(shaper().shape(batch(rows)))).isEqualTo(first).hasSize(6);
+    }
+
+    @Test
+    void everyRowOfEveryInsertKnowsItsRowInTheBatchThroughGroupsSortAndSplit() {
+        // What a row the server rejects is dead-lettered with: its record's position.
+        table = Tables.keyed("t", "n, id", "n % 3", COLUMNS);
+        presort = true;
+        split = true;
+        Object[][] rows = new Object[40][];
+        for (int i = 0; i < rows.length; i++) {
+            rows[i] = i % 5 == 0 ? without(full(i, (i * 13) % 7), 5) : full(i, (i * 13) % 7);
+        }
+        Batch b = batch(rows);
+        List<BatchShaper.Insert> inserts = shaper().shape(b);
+        assertThat(inserts).hasSizeGreaterThan(3); // groups, each sorted and split
+        List<Long> seen = new ArrayList<>();
+        for (BatchShaper.Insert insert : inserts) {
+            for (int r = 0; r < insert.block().rows(); r++) {
+                int row = insert.origin().applyAsInt(r);
+                long id = (Long) insert.block().column("id").getObject(r);
+                assertThat(b.block().column("id").getObject(row)).isEqualTo(id);
+                assertThat(b.source(row)).isEqualTo(new Batch.RowSource("p", id)); // row i at i
+                seen.add(id);
+            }
+        }
+        assertThat(seen)
+                .containsExactlyInAnyOrderElementsOf(
+                        java.util.stream.LongStream.range(0, 40).boxed().toList());
     }
 
     private static List<String> describe(List<BatchShaper.Insert> inserts) {

@@ -37,7 +37,20 @@ class ErrorClassTest {
 
     @Test
     void passingServerConditionsAreRetried() {
-        for (int code : new int[] {159, 209, 210, 241, 252}) { // timeout, network, memory, parts
+        // timeout, network, too many parts, read-only replica, overload, ZooKeeper
+        for (int code : new int[] {159, 209, 210, 252, 242, 202, 999}) {
+            assertThat(ErrorClass.of(BatchSenderTest.serverError(code, "x")))
+                    .as("code " + code)
+                    .isEqualTo(ErrorClass.SERVER);
+        }
+        assertThat(ErrorClass.SERVER.retryable()).isTrue();
+        assertThat(ErrorClass.SERVER.splits()).isFalse();
+    }
+
+    @Test
+    void aCodeOnNoListIsRetriedNotFatal() {
+        // The deny-list names what fails again; anything else may pass (and give_up_after ends it).
+        for (int code : new int[] {0, 49, 218, 1002, 4242}) {
             assertThat(ErrorClass.of(BatchSenderTest.serverError(code, "x")))
                     .as("code " + code)
                     .isEqualTo(ErrorClass.SERVER);
@@ -45,12 +58,41 @@ class ErrorClassTest {
     }
 
     @Test
+    void errorsAboutTheValuesBisectAndErrorsAboutTheSizeSplit() {
+        // toUInt32 of a bad string, throwIf, Nested arrays of different sizes (18.16); constraints
+        for (int code : new int[] {6, 395, 190, 38, 41, 69, 131, 153, 469}) {
+            assertThat(ErrorClass.of(BatchSenderTest.serverError(code, "x")))
+                    .as("code " + code)
+                    .isEqualTo(ErrorClass.CONTENT);
+        }
+        for (int code : new int[] {241, 173, 158, 307, 396}) { // memory, rows, bytes
+            assertThat(ErrorClass.of(BatchSenderTest.serverError(code, "x")))
+                    .as("code " + code)
+                    .isEqualTo(ErrorClass.SIZE);
+        }
+        assertThat(
+                        ErrorClass.of(
+                                BatchSenderTest.serverError(
+                                        252,
+                                        "Too many partitions for single INSERT block (more than"
+                                                + " 100)")))
+                .isEqualTo(ErrorClass.SIZE);
+        assertThat(ErrorClass.CONTENT.splits()).isTrue();
+        assertThat(ErrorClass.SIZE.splits()).isTrue();
+        assertThat(ErrorClass.CONTENT.retryable()).isFalse();
+        assertThat(ErrorClass.SIZE.retryable()).isFalse();
+    }
+
+    @Test
     void whatWouldFailAgainIsFatal() {
-        for (int code : new int[] {16, 53, 60, 81, 192, 516}) { // column, type, table, db, auth
+        // column, type, table, db, syntax, setting, readonly user, auth, access
+        for (int code : new int[] {16, 53, 60, 81, 62, 115, 164, 192, 193, 516, 497, 44}) {
             assertThat(ErrorClass.of(BatchSenderTest.serverError(code, "x")))
                     .as("code " + code)
                     .isEqualTo(ErrorClass.FATAL);
         }
+        assertThat(ErrorClass.FATAL.retryable()).isFalse();
+        assertThat(ErrorClass.FATAL.splits()).isFalse();
         assertThat(ErrorClass.of(new ClickHouseException("header mismatch")))
                 .isEqualTo(ErrorClass.FATAL);
         assertThat(ErrorClass.of(new ProtocolException("garbage"))).isEqualTo(ErrorClass.FATAL);

@@ -71,4 +71,35 @@ class GroupLookupTest {
     void aRunningInsertIsWaitedFor() {
         assertThat(verdict(G + "#a.1", Fate.NOT_WRITTEN, G + "#a.2", Fate.RUNNING)).isNull();
     }
+
+    @Test
+    void anInsertSentInPartsIsInDoubtUnlessNoneOfItWasWritten() {
+        // refused whole, then its halves written: were there more rows than the parts cover?
+        GroupLookup.Judgement j =
+                GroupLookup.judge(
+                        fates(
+                                G + "#a.1",
+                                Fate.NOT_WRITTEN,
+                                G + "/r0-499#a.1",
+                                Fate.WRITTEN,
+                                G + "/r500-999#a.1",
+                                Fate.WRITTEN));
+        assertThat(j.verdict()).isEqualTo(GroupLookup.Verdict.UNKNOWN);
+        assertThat(j.reason()).contains("sent in parts");
+        assertThat(verdict(G + "#a.1", Fate.NOT_WRITTEN, G + "/r0-499#a.1", Fate.NOT_WRITTEN))
+                .isEqualTo(GroupLookup.Verdict.NOT_WRITTEN);
+        assertThat(verdict(G + "#a.1", Fate.NOT_WRITTEN, G + "/r0-499#a.1", Fate.RUNNING)).isNull();
+        // the parts of one INSERT of two count as that INSERT, not as more INSERTs
+        assertThat(verdict(G + "/g0#a.1/2", Fate.WRITTEN, G + "/g1/r0-9#a.1/2", Fate.WRITTEN))
+                .isEqualTo(GroupLookup.Verdict.UNKNOWN);
+    }
+
+    @Test
+    void thePartsTokenNamesItsInsert() {
+        assertThat(InsertParts.wholeToken(G + "/g1/r0-9")).isEqualTo(G + "/g1");
+        assertThat(InsertParts.wholeToken(G + "/r10-19")).isEqualTo(G);
+        assertThat(InsertParts.wholeToken(G)).isEqualTo(G);
+        assertThat(InsertParts.wholeToken("t@r/kafka/events-3/r"))
+                .isEqualTo("t@r/kafka/events-3/r");
+    }
 }

@@ -19,7 +19,7 @@ public record Rec(String partition, long position, long line, String text, Strin
                     new Rec(
                             b.partition,
                             b.position[i],
-                            b.line[i],
+                            b.line(i),
                             new String(b.data, b.start[i], b.length(i), StandardCharsets.UTF_8),
                             b.error[i]));
         }

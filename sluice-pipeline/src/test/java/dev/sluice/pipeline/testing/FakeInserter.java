@@ -17,13 +17,16 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
+import java.util.function.Function;
+import java.util.function.Predicate;
 
 /**
  * A replica that records what it is sent, copying rows out (blocks are reused after the ack). Can
- * be told to fail its next inserts, or to lose an acknowledgement after writing (or not writing)
- * the rows, and keeps a log of query ids for {@link #trace} — the unit tests' stand-in for the
- * server's records; what the real server records is pinned by the integration tests. Several writer
- * threads may share one.
+ * be told to fail its next inserts, to refuse blocks holding some rows (as a server refuses values)
+ * or blocks above a size (as a memory limit does), or to lose an acknowledgement after writing (or
+ * not writing) the rows, and keeps a log of query ids for {@link #trace} — the unit tests' stand-in
+ * for the server's records; what the real server records is pinned by the integration tests.
+ * Several writer threads may share one.
  */
 public final class FakeInserter implements BlockInserter {
 
@@ -44,6 +47,10 @@ public final class FakeInserter implements BlockInserter {
     private final Map<String, Long> log = new LinkedHashMap<>();
 
     private final Set<String> running = new HashSet<>();
+    private volatile Predicate<List<Object>> refusedRow = r -> false;
+    private volatile Function<List<Object>, RuntimeException> contentError;
+    private volatile int maxRows = Integer.MAX_VALUE;
+    private volatile RuntimeException sizeError;
     private volatile Consumer<Insert> onInsert = i -> {};
     private volatile boolean open = true;
     private int attempts;
@@ -117,6 +124,25 @@ public final class FakeInserter implements BlockInserter {
         return new QueryTrace(r, entries, true);
     }
 
+    /**
+     * Refuses every block holding a row that matches {@code row}, as a server refuses values a
+     * DEFAULT or MATERIALIZED expression cannot compute: with {@code error} of the first such row,
+     * writing nothing of the block.
+     */
+    public FakeInserter refuseRows(
+            Predicate<List<Object>> row, Function<List<Object>, RuntimeException> error) {
+        this.refusedRow = row;
+        this.contentError = error;
+        return this;
+    }
+
+    /** Refuses every block of more than {@code rows} rows with {@code error} (a memory limit). */
+    public FakeInserter refuseAbove(int rows, RuntimeException error) {
+        this.maxRows = rows;
+        this.sizeError = error;
+        return this;
+    }
+
     /** Called on each accepted insert, on the writer's thread. */
     public FakeInserter onInsert(Consumer<Insert> action) {
         this.onInsert = action;
@@ -147,6 +173,23 @@ public final class FakeInserter implements BlockInserter {
                 row.add(block.column(c).getObject(r));
             }
             rows.add(row);
+        }
+        RuntimeException refused = null;
+        if (rows.size() > maxRows) {
+            refused = sizeError;
+        } else {
+            for (List<Object> row : rows) {
+                if (refusedRow.test(row)) {
+                    refused = contentError.apply(row);
+                    break;
+                }
+            }
+        }
+        if (refused != null) {
+            synchronized (this) {
+                log.put(queryId, -1L); // the log shows the attempt failed
+            }
+            throw refused;
         }
         Insert insert = new Insert(table, columns, rows, Map.copyOf(settings), queryId);
         if (interrupted != null) {

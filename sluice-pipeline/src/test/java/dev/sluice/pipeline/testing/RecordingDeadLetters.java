@@ -29,6 +29,20 @@ public final class RecordingDeadLetters implements DeadLetters {
     }
 
     @Override
+    public void writeRow(
+            String source, String partition, long position, byte[] row, String reason) {
+        letters.add(
+                partition
+                        + "@"
+                        + position
+                        + " "
+                        + new String(row, StandardCharsets.UTF_8)
+                        + " : "
+                        + reason);
+        events.add("dead-letter " + partition + " " + position);
+    }
+
+    @Override
     public void flush() {
         events.add("flush");
     }

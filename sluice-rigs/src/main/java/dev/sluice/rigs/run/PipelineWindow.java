@@ -23,6 +23,12 @@ import java.util.function.LongSupplier;
 public final class PipelineWindow {
     static final long SAMPLE_MILLIS = 200;
 
+    /** Acknowledgement steps a window must see to measure a rate (see the sampling loop). */
+    static final int MIN_ACK_STEPS = 2;
+
+    /** How many times its length a window may stretch to see {@link #MIN_ACK_STEPS}. */
+    static final int MAX_STRETCH = 5;
+
     /** How long a pipeline may take to have its first row acknowledged. */
     static final Duration FIRST_ACK_TIMEOUT = Duration.ofMinutes(2);
 
@@ -64,6 +70,15 @@ public final class PipelineWindow {
         void windowStarts();
 
         void windowEnds();
+
+        /**
+         * Records the source can read in all (a finite backlog), or {@link Long#MAX_VALUE}. The
+         * window closes early once the source has read them: from then on the pipeline drains, and
+         * a rate measured over the draining would not be its steady state.
+         */
+        default long sourceRecords() {
+            return Long.MAX_VALUE;
+        }
 
         Edges NONE =
                 new Edges() {
@@ -139,16 +154,31 @@ public final class PipelineWindow {
             List<CounterSample> samples = new ArrayList<>();
             samples.add(first.sample());
             long end = first.nanos() + window.toNanos();
+            long latest = first.nanos() + MAX_STRETCH * window.toNanos();
             RegistryReader.Values last = first;
             RegistryReader.Values shown = first;
+            int ackSteps = 0;
             while (!pipeline.isDone()) {
-                long left = end - System.nanoTime();
+                long now = System.nanoTime();
+                // Acknowledgements come a batch at a time: a window that saw fewer than
+                // MIN_ACK_STEPS of them measures the batch size, not a rate, so it stretches
+                // (to MAX_STRETCH windows) until it has.
+                boolean enough = ackSteps >= MIN_ACK_STEPS;
+                long left = (enough ? end : latest) - now;
                 if (left <= 0) {
                     break;
                 }
-                Thread.sleep(Math.max(1, Math.min(SAMPLE_MILLIS, left / 1_000_000)));
+                long untilEnd = Math.max(1, (end - now) / 1_000_000);
+                Thread.sleep(enough ? Math.min(SAMPLE_MILLIS, untilEnd) : SAMPLE_MILLIS);
+                RegistryReader.Values previous = last;
                 last = reader.read();
                 samples.add(last.sample());
+                if (last.get("etl_sink_records_total") > previous.get("etl_sink_records_total")) {
+                    ackSteps++;
+                }
+                if (last.get("etl_source_records_total") >= edges.sourceRecords()) {
+                    break;
+                }
                 if (last.nanos() - shown.nanos() >= 1_000_000_000L) {
                     progress.rate("window", rate(shown, last));
                     shown = last;

@@ -1,39 +1,17 @@
 package dev.sluice.pipeline.decode.json;
 
-import com.fasterxml.jackson.core.JsonFactory;
-import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.core.JsonToken;
-import com.fasterxml.jackson.core.StreamReadFeature;
-import com.fasterxml.jackson.core.async.ByteArrayFeeder;
-import com.fasterxml.jackson.core.json.JsonReadFeature;
-import dev.sluice.clickhouse.column.ArrayColumn;
 import dev.sluice.clickhouse.column.Column;
-import dev.sluice.clickhouse.column.ColumnValueException;
-import dev.sluice.clickhouse.column.MapColumn;
-import dev.sluice.clickhouse.column.TupleColumn;
 import dev.sluice.pipeline.decode.BlockColumns;
 import dev.sluice.pipeline.decode.ColumnSlot;
 import dev.sluice.pipeline.decode.Decoder;
 import dev.sluice.pipeline.decode.FieldResolver;
 import dev.sluice.pipeline.decode.RecordException;
 import dev.sluice.pipeline.decode.RowTarget;
-import dev.sluice.pipeline.decode.convert.ArrayConverter;
-import dev.sluice.pipeline.decode.convert.ConversionException;
-import dev.sluice.pipeline.decode.convert.Converter;
-import dev.sluice.pipeline.decode.convert.MapConverter;
-import dev.sluice.pipeline.decode.convert.TupleConverter;
-import dev.sluice.pipeline.decode.convert.Utf8;
 import dev.sluice.pipeline.source.RecordBatch;
-import java.io.IOException;
-import java.util.Arrays;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 
 /**
- * JSON objects, one per record (NDJSON / JSONEachRow), read with Jackson's streaming parser
- * straight into the columns.
+ * JSON objects, one per record (NDJSON / JSONEachRow), read straight into the columns.
  *
  * <p>Fields map to columns by top-level key, or by the path configured for the column ({@link
  * JsonPath}); {@code $} gives a column the whole record. A top-level key that feeds no column is an
@@ -41,69 +19,20 @@ import java.util.Map;
  * field is missing, or null while the column cannot hold NULL, gets its default and is reported
  * absent; a key given twice is an error, as in ClickHouse.
  *
- * <p>No object per record (property 6): one non-blocking parser is fed record after record (its
- * symbol table turns repeated keys into the same String, matched against a map built at start-up),
- * and values are converted from the parser's character buffer. The parser is replaced after an
- * error and every {@value #RECORDS_PER_PARSER} records, which bounds its symbol table when keys
- * vary.
+ * <p>The values are read by {@link FastJsonReader}, a byte scanner, and the records it declines
+ * (damaged, or unusual: escaped keys, NaN, ...) again by {@link JacksonReader}, whose rows and
+ * errors are the decoder's; with the fast path off, by Jackson alone. This class frames the record,
+ * keeps the whole record for {@code $} and fills in the absent columns.
  */
 public final class JsonDecoder implements Decoder {
-    static final int RECORDS_PER_PARSER = 1 << 14;
-
-    private static final JsonFactory FACTORY =
-            JsonFactory.builder()
-                    .enable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS)
-                    .disable(StreamReadFeature.INCLUDE_SOURCE_IN_LOCATION)
-                    .build();
-
-    /** A place in the JSON tree that a column reads, or that leads to one. */
-    private static final class Node {
-        Map<String, Node> keys;
-        Node[] items;
-        ColumnSlot slot;
-
-        Node child(String segment) {
-            if (keys == null) {
-                keys = new HashMap<>();
-            }
-            Node n = keys.computeIfAbsent(segment, s -> new Node());
-            if (JsonPath.isIndex(segment)) {
-                int i = Integer.parseInt(segment);
-                if (items == null || items.length <= i) {
-                    items = Arrays.copyOf(items == null ? new Node[0] : items, i + 1);
-                }
-                items[i] = n;
-            }
-            return n;
-        }
-
-        boolean inner() {
-            return keys != null || items != null;
-        }
-    }
-
-    private final Node root = new Node();
-    private final ColumnSlot[] fed;
+    private final FieldTree tree;
     private final int[] fedIndexes;
-    private final ColumnSlot raw;
-    private final FieldResolver resolver;
-    private final Map<String, String> pathOfColumn = new HashMap<>();
-
-    private JsonParser parser;
-    private ByteArrayFeeder feeder;
-    private long fedBytes;
-    private int recordsOnParser;
-
-    /** Per record: stamp[i] == record means column i has its value. */
-    private final int[] seen;
-
-    private int record;
-    private byte[] scratch = new byte[256];
-    private byte[] recordData;
-    private int recordStart;
-    private long recordBase;
+    private final SeenColumns seen;
+    private final JacksonReader jackson;
+    private final FastJsonReader fast;
+    private long fastRecords;
+    private long declined;
     private final BlockColumns blockColumns = new BlockColumns();
-    private RowTarget row;
 
     /**
      * @param fed the columns to feed, in target order, with their paths ({@link JsonPath} specs)
@@ -111,41 +40,41 @@ public final class JsonDecoder implements Decoder {
      */
     public JsonDecoder(
             List<ColumnSlot> fed, List<String> paths, int targetSize, FieldResolver resolver) {
-        this.fed = fed.toArray(new ColumnSlot[0]);
+        this(fed, paths, targetSize, resolver, true);
+    }
+
+    /**
+     * @param fastPath read with {@link FastJsonReader} first (where it handles every column type)
+     */
+    public JsonDecoder(
+            List<ColumnSlot> fed,
+            List<String> paths,
+            int targetSize,
+            FieldResolver resolver,
+            boolean fastPath) {
+        this.tree = new FieldTree(fed, paths, resolver);
         this.fedIndexes = fed.stream().mapToInt(s -> s.index).toArray();
-        this.resolver = resolver;
-        this.seen = new int[targetSize];
-        ColumnSlot whole = null;
-        for (int i = 0; i < this.fed.length; i++) {
-            ColumnSlot s = this.fed[i];
-            String spec = paths.get(i);
-            pathOfColumn.put(s.name, spec);
-            List<String> segments = JsonPath.parse(spec);
-            if (segments.isEmpty()) {
-                if (whole != null) {
-                    throw new IllegalArgumentException(
-                            "columns " + whole.name + " and " + s.name + " both read the record");
-                }
-                whole = s;
-                continue;
-            }
-            Node n = root;
-            for (String seg : segments) {
-                n = n.child(seg);
-            }
-            if (n.slot != null) {
-                throw new IllegalArgumentException(
-                        "columns "
-                                + n.slot.name
-                                + " and "
-                                + s.name
-                                + " both read "
-                                + spec
-                                + "; read it into one and compute the other with a transform");
-            }
-            n.slot = s;
-        }
-        this.raw = whole;
+        this.seen = new SeenColumns(targetSize);
+        this.jackson = new JacksonReader(tree, seen);
+        this.fast =
+                fastPath && FastJsonReader.handles(tree)
+                        ? new FastJsonReader(tree, seen, targetSize)
+                        : null;
+    }
+
+    /** True when records are read by the fast path first. */
+    public boolean fastPath() {
+        return fast != null;
+    }
+
+    /** Records the fast path read. */
+    public long fastRecords() {
+        return fastRecords;
+    }
+
+    /** Records the fast path declined (read by Jackson instead). */
+    public long declinedRecords() {
+        return declined;
     }
 
     @Override
@@ -155,11 +84,7 @@ public final class JsonDecoder implements Decoder {
 
     @Override
     public void decode(RecordBatch batch, int index, RowTarget row) throws RecordException {
-        if (++record == 0) {
-            Arrays.fill(seen, 0);
-            record = 1;
-        }
-        this.row = row;
+        seen.next();
         Column[] cols = blockColumns.of(row.block());
         byte[] d = batch.data;
         int start = batch.start[index];
@@ -171,375 +96,25 @@ public final class JsonDecoder implements Decoder {
         if (trimmed == start) {
             throw new RecordException(null, "an empty record is not a JSON object");
         }
-        ensureParser();
-        recordData = d;
-        recordStart = start;
-        recordBase = fedBytes;
-        try {
-            feeder.feedInput(d, start, trimmed);
-            fedBytes += trimmed - start;
-            if (next() != JsonToken.START_OBJECT) {
-                throw new RecordException(null, "a record must be a JSON object");
+        if (fast != null && fast.read(d, start, trimmed, cols, row)) {
+            fastRecords++;
+        } else {
+            if (fast != null) {
+                declined++;
+                seen.next(); // the fast path's marks are void: start the record over
             }
-            object(root, cols);
-            if (!feeder.needMoreInput()) {
-                throw new RecordException(
-                        null,
-                        "invalid JSON at byte "
-                                + offset()
-                                + ": unexpected data after the end of the object");
-            }
-        } catch (JsonProcessingException e) {
-            dropParser();
-            String problem = e.getOriginalMessage();
-            long at = e.getLocation() == null ? 0 : e.getLocation().getByteOffset() - recordBase;
-            if (problem.startsWith("Invalid UTF-8")) {
-                at--; // Jackson points just past the offending byte
-            }
-            throw new RecordException(
-                    null, "invalid JSON at byte " + Math.max(at, 0) + ": " + problem);
-        } catch (IOException e) {
-            dropParser();
-            throw new RecordException(null, "invalid JSON: " + e.getMessage());
-        } catch (RecordException | RuntimeException e) {
-            dropParser();
-            throw e;
+            jackson.read(d, start, trimmed, cols, row);
         }
+        ColumnSlot raw = tree.raw;
         if (raw != null) {
             cols[raw.index].appendBytes(d, start, end - start);
         }
-        for (ColumnSlot s : fed) {
-            if (seen[s.index] != record && s != raw) {
+        for (ColumnSlot s : tree.fed) {
+            if (s != raw && !seen.has(s.index)) {
                 cols[s.index].appendDefault();
                 row.absent(s.index);
             }
         }
-    }
-
-    private void ensureParser() {
-        if (parser == null || recordsOnParser == RECORDS_PER_PARSER) {
-            dropParser();
-            try {
-                parser = FACTORY.createNonBlockingByteArrayParser();
-            } catch (IOException e) {
-                throw new IllegalStateException(e);
-            }
-            feeder = (ByteArrayFeeder) parser.getNonBlockingInputFeeder();
-            fedBytes = 0;
-            recordsOnParser = 0;
-        }
-        recordsOnParser++;
-    }
-
-    private void dropParser() {
-        if (parser != null) {
-            try {
-                parser.close();
-            } catch (IOException e) {
-                // closing an in-memory parser only releases its buffers
-            }
-            parser = null;
-        }
-    }
-
-    private JsonToken next() throws IOException, RecordException {
-        JsonToken t = parser.nextToken();
-        if (t == JsonToken.NOT_AVAILABLE) {
-            throw new RecordException(
-                    null, "invalid JSON at byte " + offset() + ": the record ends inside a value");
-        }
-        return t;
-    }
-
-    /** Bytes of the record read so far. */
-    private long offset() {
-        return parser.currentLocation().getByteOffset() - recordBase;
-    }
-
-    private void object(Node node, Column[] cols) throws IOException, RecordException {
-        while (true) {
-            JsonToken t = next();
-            if (t == JsonToken.END_OBJECT) {
-                return;
-            }
-            String name = parser.currentName();
-            Node child = node.keys == null ? null : node.keys.get(name);
-            JsonToken v = next();
-            if (child == null) {
-                if (node == root) {
-                    unknown(name);
-                }
-                skip(v);
-            } else {
-                value(child, v, cols);
-            }
-        }
-    }
-
-    private void unknown(String name) throws RecordException {
-        // A column that keeps the whole record keeps the keys no other column reads.
-        if (raw != null || resolver.ignoreUnknown() || resolver.rules().drops().contains(name)) {
-            return;
-        }
-        String reads = pathOfColumn.get(resolver.rules().columnFor(name));
-        if (reads != null) {
-            throw RecordException.ofField(
-                    name,
-                    "column "
-                            + resolver.rules().columnFor(name)
-                            + " reads "
-                            + reads
-                            + ", not this key (ignore_unknown skips such fields)");
-        }
-        throw RecordException.ofField(name, resolver.whyUnknown(name));
-    }
-
-    private void array(Node node, Column[] cols) throws IOException, RecordException {
-        for (int i = 0; ; i++) {
-            JsonToken t = next();
-            if (t == JsonToken.END_ARRAY) {
-                return;
-            }
-            Node child = i < node.items.length ? node.items[i] : null;
-            if (child == null) {
-                skip(t);
-            } else {
-                value(child, t, cols);
-            }
-        }
-    }
-
-    private void value(Node node, JsonToken t, Column[] cols) throws IOException, RecordException {
-        boolean struct = t == JsonToken.START_OBJECT || t == JsonToken.START_ARRAY;
-        if (node.slot != null && !(struct && node.inner())) {
-            column(node.slot, t, cols);
-            return;
-        }
-        int from = struct && node.slot != null ? structStart() : -1;
-        if (t == JsonToken.START_OBJECT && node.keys != null) {
-            object(node, cols);
-        } else if (t == JsonToken.START_ARRAY && node.items != null) {
-            array(node, cols);
-        } else {
-            skip(t); // the path does not go on here: its columns stay absent
-        }
-        if (from >= 0) {
-            // A column reads this object as text while others read inside it.
-            ColumnSlot s = node.slot;
-            markSeen(s);
-            try {
-                s.converter.text(cols[s.index], recordData, from, structEnd() - from);
-            } catch (ConversionException | ColumnValueException e) {
-                throw s.error(e);
-            }
-        }
-    }
-
-    private void column(ColumnSlot s, JsonToken t, Column[] cols)
-            throws IOException, RecordException {
-        markSeen(s);
-        Column c = cols[s.index];
-        try {
-            if (t == JsonToken.VALUE_NULL) {
-                s.nullOrAbsent(c, row);
-            } else {
-                write(s.converter, c, t);
-            }
-        } catch (ConversionException | ColumnValueException e) {
-            throw s.error(e);
-        }
-    }
-
-    private void markSeen(ColumnSlot s) throws RecordException {
-        if (seen[s.index] == record) {
-            throw RecordException.ofColumn(
-                    s.name, s.typeName, "the record has its field twice (a duplicate key)");
-        }
-        seen[s.index] = record;
-    }
-
-    /** Writes the value starting with token {@code t} through {@code conv}. */
-    private void write(Converter conv, Column c, JsonToken t) throws IOException, RecordException {
-        switch (t) {
-            case VALUE_STRING -> {
-                int n = utf8();
-                conv.text(c, scratch, 0, n);
-            }
-            case VALUE_NUMBER_INT, VALUE_NUMBER_FLOAT -> {
-                int n = ascii();
-                conv.number(c, scratch, 0, n);
-            }
-            case VALUE_TRUE -> conv.bool(c, true);
-            case VALUE_FALSE -> conv.bool(c, false);
-            case VALUE_NULL -> {
-                if (conv.nullable()) {
-                    conv.nul(c);
-                } else {
-                    c.appendDefault(); // inside an array or map: the type's default
-                }
-            }
-            case START_ARRAY -> writeArray(conv, c);
-            case START_OBJECT -> writeObject(conv, c);
-            default -> throw new IllegalStateException("unexpected token " + t);
-        }
-    }
-
-    private void writeArray(Converter conv, Column c) throws IOException, RecordException {
-        if (conv instanceof ArrayConverter a) {
-            ArrayColumn ac = (ArrayColumn) c;
-            try {
-                for (JsonToken t = next(); t != JsonToken.END_ARRAY; t = next()) {
-                    write(a.element(), ac.elements(), t);
-                }
-            } catch (RuntimeException | RecordException | IOException e) {
-                ac.abortArray();
-                throw e;
-            }
-            ac.endArray();
-        } else if (conv instanceof TupleConverter tc) {
-            TupleColumn col = (TupleColumn) c;
-            try {
-                for (int i = 0; i < tc.size(); i++) {
-                    JsonToken t = next();
-                    if (t == JsonToken.END_ARRAY) {
-                        throw new ConversionException(
-                                "the array has " + i + " elements, the tuple " + tc.size());
-                    }
-                    write(tc.element(i), col.element(i), t);
-                }
-                if (next() != JsonToken.END_ARRAY) {
-                    throw new ConversionException(
-                            "the array has more elements than the tuple's " + tc.size());
-                }
-            } catch (RuntimeException | RecordException | IOException e) {
-                col.truncate(col.rows());
-                throw e;
-            }
-        } else if (conv.takesJsonText()) {
-            int from = structStart();
-            skip(JsonToken.START_ARRAY);
-            conv.text(c, recordData, from, structEnd() - from);
-        } else {
-            throw new ConversionException("cannot store a JSON array in this type");
-        }
-    }
-
-    private void writeObject(Converter conv, Column c) throws IOException, RecordException {
-        if (conv instanceof MapConverter m) {
-            MapColumn mc = (MapColumn) c;
-            try {
-                for (JsonToken t = next(); t != JsonToken.END_OBJECT; t = next()) {
-                    int n = utf8(parser.currentName());
-                    m.key().text(mc.keys(), scratch, 0, n);
-                    write(m.value(), mc.values(), next());
-                }
-            } catch (RuntimeException | RecordException | IOException e) {
-                mc.abortMap();
-                throw e;
-            }
-            mc.endMap();
-        } else if (conv instanceof TupleConverter tc && !tc.names().isEmpty()) {
-            writeNamedTuple(tc, (TupleColumn) c);
-        } else if (conv.takesJsonText()) {
-            int from = structStart();
-            skip(JsonToken.START_OBJECT);
-            conv.text(c, recordData, from, structEnd() - from);
-        } else {
-            throw new ConversionException("cannot store a JSON object in this type");
-        }
-    }
-
-    private void writeNamedTuple(TupleConverter tc, TupleColumn col)
-            throws IOException, RecordException {
-        int before = col.rows();
-        try {
-            for (JsonToken t = next(); t != JsonToken.END_OBJECT; t = next()) {
-                String name = parser.currentName();
-                int i = tc.names().indexOf(name);
-                if (i < 0) {
-                    throw new ConversionException("the tuple has no element " + name);
-                }
-                if (col.element(i).rows() > before) {
-                    throw new ConversionException("element " + name + " is given twice");
-                }
-                write(tc.element(i), col.element(i), next());
-            }
-            for (int i = 0; i < tc.size(); i++) {
-                if (col.element(i).rows() == before) {
-                    col.element(i).appendDefault();
-                }
-            }
-        } catch (RuntimeException | RecordException | IOException e) {
-            col.truncate(before);
-            throw e;
-        }
-    }
-
-    /**
-     * Skips the value that starts with {@code t} (the parser's own skip loops on NOT_AVAILABLE).
-     */
-    private void skip(JsonToken t) throws IOException, RecordException {
-        if (t != JsonToken.START_OBJECT && t != JsonToken.START_ARRAY) {
-            return;
-        }
-        for (int depth = 1; depth > 0; ) {
-            JsonToken n = next();
-            if (n == JsonToken.START_OBJECT || n == JsonToken.START_ARRAY) {
-                depth++;
-            } else if (n == JsonToken.END_OBJECT || n == JsonToken.END_ARRAY) {
-                depth--;
-            }
-        }
-    }
-
-    /** Where the object or array just opened starts in the record data. */
-    private int structStart() {
-        // The parser's current location is just past the opening bracket.
-        int at = recordStart + (int) (offset() - 1);
-        byte c = recordData[at];
-        if (c != '{' && c != '[') {
-            throw new IllegalStateException("expected a bracket at byte " + at);
-        }
-        return at;
-    }
-
-    /** Where the object or array just closed ends in the record data. */
-    private int structEnd() {
-        return recordStart + (int) offset();
-    }
-
-    /** The current string token's text as UTF-8 in the scratch buffer; returns its length. */
-    private int utf8() throws IOException {
-        char[] chars = parser.getTextCharacters();
-        return utf8(chars, parser.getTextOffset(), parser.getTextLength());
-    }
-
-    private int utf8(String s) {
-        if (scratch.length < s.length() * 3) {
-            scratch = new byte[Math.max(s.length() * 3, scratch.length * 2)];
-        }
-        return Utf8.encode(s, scratch);
-    }
-
-    private int utf8(char[] chars, int off, int len) {
-        if (scratch.length < len * 3) {
-            scratch = new byte[Math.max(len * 3, scratch.length * 2)];
-        }
-        return Utf8.encode(chars, off, len, scratch);
-    }
-
-    /** The current number token's text (ASCII) in the scratch buffer. */
-    private int ascii() throws IOException {
-        char[] chars = parser.getTextCharacters();
-        int off = parser.getTextOffset();
-        int len = parser.getTextLength();
-        if (scratch.length < len) {
-            scratch = new byte[Math.max(len, scratch.length * 2)];
-        }
-        for (int i = 0; i < len; i++) {
-            scratch[i] = (byte) chars[off + i];
-        }
-        return len;
     }
 
     private static boolean isSpace(byte c) {

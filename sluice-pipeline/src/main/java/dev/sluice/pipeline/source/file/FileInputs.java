@@ -36,6 +36,11 @@ final class FileInputs {
         }
     }
 
+    /** The bytes of a plain file before {@code end} (a chunk's end; reading starts at 0). */
+    static ChunkInput openRange(InputFile file, long end) {
+        return new PlainFileInput(file.path(), false, end);
+    }
+
     /** An input that fails on first use: a file that could not be opened is a positioned error. */
     static ChunkInput failed(IOException cause) {
         return new ChunkInput() {

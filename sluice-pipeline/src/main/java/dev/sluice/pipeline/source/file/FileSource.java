@@ -15,9 +15,11 @@ import java.nio.file.NoSuchFileException;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
+import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
 /**
@@ -35,11 +37,24 @@ import java.util.function.Supplier;
  * source moves on to the next file with data, and when none has any it checks, every poll interval
  * of the injected clock, for files that grew and for new files matching the inputs ({@link
  * FollowScan}). An unterminated last line waits for its newline. Compressed files are read once.
+ *
+ * <p>A large plain file read once may be shared by every reader, each reading one chunk of it
+ * ({@link ChunkedFile}): such a share is the file's partition on this reader, for the chunk's
+ * range, and its commits go through the file's {@link ChunkedFile}, which keeps the file's position
+ * contiguous (property 8).
  */
 public final class FileSource implements Source {
     /** How files are framed. */
     public record Reading(
             Supplier<Framer> framer, boolean header, int maxRecordBytes, int chunkBytes) {}
+
+    /** What a reader reads of one file: all of it, or chunk {@code index} of a split file. */
+    public record Share(InputFile file, ChunkedFile chunked, int index, long size) {
+        /** The whole file. */
+        public static Share whole(InputFile file) {
+            return new Share(file, null, 0, file.size());
+        }
+    }
 
     private final Reading reading;
     private final FollowScan follow;
@@ -48,17 +63,19 @@ public final class FileSource implements Source {
     private PartitionListener listener;
     private final Deque<Partition> ready = new ArrayDeque<>();
     private final List<Partition> waiting = new ArrayList<>();
+    private final Map<String, Partition> chunks = new HashMap<>();
     private final long total;
     private long nextScan;
     private volatile long bytesRead;
 
     /**
-     * @param files this reader's files, in reading order
+     * @param shares this reader's files and chunks of split files, in reading order (a split file
+     *     only when not following)
      * @param follow how to follow the inputs, or null to read each file once to its end
      */
     public FileSource(
-            List<InputFile> files,
             Reading reading,
+            List<Share> shares,
             FollowScan follow,
             LocalCheckpoints checkpoints,
             Clock clock) {
@@ -67,9 +84,16 @@ public final class FileSource implements Source {
         this.checkpoints = checkpoints;
         this.clock = clock;
         long sum = 0;
-        for (InputFile f : files) {
-            ready.add(new Partition(f));
-            sum += f.size();
+        for (Share sh : shares) {
+            Partition p = new Partition(sh.file(), sh.chunked(), sh.index());
+            ready.add(p);
+            if (sh.chunked() != null) {
+                if (follow != null) {
+                    throw new IllegalArgumentException("a followed file is not split");
+                }
+                chunks.put(sh.file().name(), p);
+            }
+            sum += sh.size();
         }
         this.total = sum;
         if (follow != null) {
@@ -97,6 +121,10 @@ public final class FileSource implements Source {
                     into.clear();
                     return follow == null ? -1 : 0;
                 }
+                continue;
+            }
+            if (p.nothingToRead()) {
+                ready.removeFirst(); // a chunk of a file too small for this reader to get one
                 continue;
             }
             int n = p.read(into, maxRecords);
@@ -158,13 +186,36 @@ public final class FileSource implements Source {
             }
         }
         for (InputFile f : follow.newFiles()) {
-            ready.add(new Partition(f));
+            ready.add(new Partition(f, null, 0));
+        }
+    }
+
+    /**
+     * Keeps the checkpoints; a chunk's becomes its file's ({@link ChunkedFile#committed}) — under
+     * the shared store's lock, so that the readers' views of one file reach it in order.
+     */
+    @Override
+    public void commit(Map<String, Checkpoint> committed) throws IOException {
+        if (chunks.isEmpty()) {
+            checkpoints.commit(committed);
+            return;
+        }
+        synchronized (checkpoints) {
+            Map<String, Checkpoint> files = new HashMap<>(committed);
+            for (Map.Entry<String, Checkpoint> e : committed.entrySet()) {
+                Partition p = chunks.get(e.getKey());
+                if (p != null && p.chunk != null) {
+                    files.put(e.getKey(), p.chunked.committed(p.index, e.getValue()));
+                }
+            }
+            checkpoints.commit(files);
         }
     }
 
     @Override
-    public void commit(Map<String, Checkpoint> committed) throws IOException {
-        checkpoints.commit(committed);
+    public long committedPosition(String partition, long position) {
+        Partition p = chunks.get(partition);
+        return p == null ? position : p.chunked.position();
     }
 
     @Override
@@ -206,15 +257,33 @@ public final class FileSource implements Source {
         return failure;
     }
 
-    /** One file: opened on first read, kept (with its partial last record) while followed. */
+    /**
+     * One file, or one chunk of a split file: opened on first read, kept (with its partial last
+     * record) while followed.
+     */
     private final class Partition {
         final InputFile file;
+        final ChunkedFile chunked;
+        final int index;
+        ChunkedFile.Chunk chunk;
         RecordReader reader;
         long resumeAt;
+        LongSupplier linesBefore;
         long counted;
+        boolean empty;
 
-        Partition(InputFile file) {
+        Partition(InputFile file, ChunkedFile chunked, int index) {
             this.file = file;
+            this.chunked = chunked;
+            this.index = index;
+        }
+
+        /** True for a chunk the split left empty: it is not read at all (nor assigned). */
+        boolean nothingToRead() {
+            if (reader == null && !empty) {
+                open();
+            }
+            return empty;
         }
 
         int read(RecordBatch b, int maxRecords) {
@@ -225,13 +294,13 @@ public final class FileSource implements Source {
             if (resumeAt > 0 && reading.header()) {
                 n = reader.read(b, 1, 0);
                 if (n > 0 && !reader.finished()) {
-                    reader.skipTo(resumeAt);
+                    skip();
                     b.endPosition = resumeAt;
                     resumeAt = 0;
                 }
             } else {
                 if (resumeAt > 0) {
-                    reader.skipTo(resumeAt);
+                    skip();
                     resumeAt = 0;
                 }
                 n = reader.read(b, maxRecords, 0);
@@ -242,7 +311,20 @@ public final class FileSource implements Source {
             return n;
         }
 
+        /** To the resume position, or a chunk's start (counting its lines from there). */
+        private void skip() {
+            if (linesBefore != null) {
+                reader.startAt(resumeAt, linesBefore);
+            } else {
+                reader.skipTo(resumeAt);
+            }
+        }
+
         private void open() {
+            if (chunked != null) {
+                openChunk();
+                return;
+            }
             ChunkInput input;
             Checkpoint cp = Checkpoint.NONE;
             try {
@@ -266,44 +348,39 @@ public final class FileSource implements Source {
             }
         }
 
-        /**
-         * The file's checkpoint — unless it is not the file the checkpoint belongs to: then its own
-         * fresh start (see the class comment).
-         */
+        private void openChunk() {
+            chunk = chunked.chunk(index, listener);
+            if (chunk == null) {
+                empty = true;
+                return;
+            }
+            ChunkInput input =
+                    chunk.failure() != null
+                            ? FileInputs.failed(chunk.failure())
+                            : FileInputs.openRange(file, chunk.end());
+            reader =
+                    new RecordReader(
+                            "file",
+                            file.name(),
+                            input,
+                            reading.framer().get(),
+                            reading.maxRecordBytes(),
+                            reading.chunkBytes());
+            resumeAt = chunk.start();
+            if (resumeAt > 0) {
+                int i = index;
+                linesBefore = () -> chunked.linesBefore(i);
+                // The bytes before the chunk are not this reader's to count (the first chunk's
+                // are, as for a resumed file: what was committed).
+                counted = index == 0 ? 0 : resumeAt;
+            }
+            if (listener != null) {
+                listener.assigned(file.name(), chunk.checkpoint());
+            }
+        }
+
         private Checkpoint checkpoint() throws IOException {
-            String name = file.name();
-            FileIdentity now;
-            try {
-                now = FileIdentity.of(file.path());
-            } catch (IOException e) {
-                return checkpoints.checkpoint(name); // unreadable: reading it fails with the reason
-            }
-            String kept = checkpoints.identity(name);
-            FileIdentity before = kept == null ? null : FileIdentity.parse(kept);
-            String why;
-            try {
-                why = before == null ? null : before.differs(file.path());
-            } catch (IOException e) {
-                why = "it cannot be read (" + e.getMessage() + ")";
-            }
-            Checkpoint cp = checkpoints.checkpoint(name);
-            if (why == null) {
-                if (before == null) {
-                    checkpoints.identify(name, now.toString());
-                }
-                return cp;
-            }
-            checkpoints.startOver(name, now.toString());
-            if (listener != null && (cp.position() > 0 || !cp.inFlight().isEmpty())) {
-                listener.warning(
-                        name
-                                + " is not the file whose position "
-                                + Math.max(0, cp.position())
-                                + " was committed: "
-                                + why
-                                + "; reading it from its start");
-            }
-            return checkpoints.checkpoint(name);
+            return checkpointOf(file, checkpoints, listener);
         }
 
         void close() throws IOException {
@@ -311,5 +388,47 @@ public final class FileSource implements Source {
                 reader.close();
             }
         }
+    }
+
+    /**
+     * The file's checkpoint — unless it is not the file the checkpoint belongs to: then its own
+     * fresh start (see the class comment).
+     */
+    static Checkpoint checkpointOf(
+            InputFile file, LocalCheckpoints checkpoints, PartitionListener listener)
+            throws IOException {
+        String name = file.name();
+        FileIdentity now;
+        try {
+            now = FileIdentity.of(file.path());
+        } catch (IOException e) {
+            return checkpoints.checkpoint(name); // unreadable: reading it fails with the reason
+        }
+        String kept = checkpoints.identity(name);
+        FileIdentity before = kept == null ? null : FileIdentity.parse(kept);
+        String why;
+        try {
+            why = before == null ? null : before.differs(file.path());
+        } catch (IOException e) {
+            why = "it cannot be read (" + e.getMessage() + ")";
+        }
+        Checkpoint cp = checkpoints.checkpoint(name);
+        if (why == null) {
+            if (before == null) {
+                checkpoints.identify(name, now.toString());
+            }
+            return cp;
+        }
+        checkpoints.startOver(name, now.toString());
+        if (listener != null && (cp.position() > 0 || !cp.inFlight().isEmpty())) {
+            listener.warning(
+                    name
+                            + " is not the file whose position "
+                            + Math.max(0, cp.position())
+                            + " was committed: "
+                            + why
+                            + "; reading it from its start");
+        }
+        return checkpoints.checkpoint(name);
     }
 }

@@ -16,12 +16,22 @@ import java.nio.file.StandardOpenOption;
 final class PlainFileInput implements ChunkInput {
     private final Path path;
     private final boolean follow;
+    private final long end;
     private FileChannel channel;
     private long offset;
 
     PlainFileInput(Path path, boolean follow) {
+        this(path, follow, Long.MAX_VALUE);
+    }
+
+    /**
+     * @param end where the input ends for this reader (a chunk's end, {@link ChunkedFile}), or
+     *     {@code Long.MAX_VALUE} for the file's end
+     */
+    PlainFileInput(Path path, boolean follow, long end) {
         this.path = path;
         this.follow = follow;
+        this.end = end;
     }
 
     private FileChannel channel() throws IOException {
@@ -37,8 +47,11 @@ final class PlainFileInput implements ChunkInput {
 
     @Override
     public int read(byte[] b, int off, int len, long waitNanos) throws IOException {
+        if (offset >= end) {
+            return -1;
+        }
         FileChannel c = channel();
-        int n = c.read(ByteBuffer.wrap(b, off, len));
+        int n = c.read(ByteBuffer.wrap(b, off, (int) Math.min(len, end - offset)));
         if (n > 0) {
             offset += n;
             return n;
@@ -62,7 +75,7 @@ final class PlainFileInput implements ChunkInput {
 
     @Override
     public long skip(long n) throws IOException {
-        long size = channel().size();
+        long size = Math.min(channel().size(), end);
         long skipped = Math.max(0, Math.min(n, size - offset));
         offset += skipped;
         channel.position(offset);

@@ -37,4 +37,24 @@ final class ByteScan {
         }
         return -1;
     }
+
+    /** How many {@code b} there are in {@code a[from, to)}. */
+    static long count(byte[] a, int from, int to, byte b) {
+        long pattern = (b & 0xFFL) * ONES;
+        long n = 0;
+        int i = from;
+        for (int last = to - 8; i <= last; i += 8) {
+            long x = (long) LONGS.get(a, i) ^ pattern;
+            // Exact per-byte zero test (no borrow between bytes): the high bit of each byte of
+            // ((x & 0x7F..) + 0x7F..) | x is set unless the byte is zero.
+            long nonzero = (((x & ~HIGHS) + ~HIGHS) | x) & HIGHS;
+            n += 8 - Long.bitCount(nonzero);
+        }
+        for (; i < to; i++) {
+            if (a[i] == b) {
+                n++;
+            }
+        }
+        return n;
+    }
 }

@@ -4,6 +4,7 @@ import dev.sluice.pipeline.source.RecordBatch;
 import java.io.Closeable;
 import java.io.EOFException;
 import java.io.IOException;
+import java.util.function.LongSupplier;
 
 /**
  * Turns one partition's bytes into records: reads large chunks straight into the batch's {@code
@@ -52,6 +53,9 @@ public final class RecordReader implements Closeable {
     private int restScanned;
     private long restPosition;
     private long line = 1;
+    // Lines before the one `line` counts from, when reading started in the middle of the input
+    // (a chunk): looked up only when a record's line is asked for. Null: `line` is absolute.
+    private LongSupplier linesBefore;
     // A too-long record in progress keeps its first bytes in the buffer and drops the rest: the
     // bytes after the kept prefix sit `dropped` bytes further in the stream than their index says.
     private long dropped = -1;
@@ -98,6 +102,7 @@ public final class RecordReader implements Closeable {
         b.source = source;
         b.partition = partition;
         b.partitionStart = atStart;
+        b.linesBefore = linesBefore;
         if (finished) {
             b.partitionEnd = true;
             b.endPosition = restPosition;
@@ -252,6 +257,24 @@ public final class RecordReader implements Closeable {
      * ends before it, the next read reports that as an error record at {@code target}.
      */
     public void skipTo(long target) {
+        skip(target);
+        line = 0;
+        linesBefore = null;
+    }
+
+    /**
+     * Continues from {@code target} as {@link #skipTo} does, keeping line numbers: records from
+     * there on count lines from 1, and their batches add {@code linesBefore} — the newlines before
+     * {@code target}, which the caller may find only when a line is asked for ({@link
+     * RecordBatch#line(int)}).
+     */
+    public void startAt(long target, LongSupplier linesBefore) {
+        skip(target);
+        line = 1;
+        this.linesBefore = linesBefore;
+    }
+
+    private void skip(long target) {
         if (target < restPosition || dropped >= 0) {
             throw new IllegalStateException(
                     "cannot skip from "
@@ -287,7 +310,6 @@ public final class RecordReader implements Closeable {
         restPosition = target;
         restScanned = 0;
         framer.reset();
-        line = 0;
         dropped = -1;
         bomUnchecked = false;
         atStart = false;

@@ -270,7 +270,7 @@ class JsonDecoderTest {
                 DecoderFactory.targetColumns(
                         spec(Format.JSON), List.of(), table("n UInt32, s String"));
         Decoder d = DecoderFactory.create(spec(Format.JSON), target);
-        int count = JsonDecoder.RECORDS_PER_PARSER * 2 + 10;
+        int count = JacksonReader.RECORDS_PER_PARSER * 2 + 10;
         String[] records = new String[count];
         for (int i = 0; i < count; i++) {
             records[i] = "{\"n\":" + i + ",\"s\":\"v" + i + "\",\"s" + (i % 50) + "\":1}";

@@ -1,0 +1,216 @@
+package dev.sluice.connect;
+
+import dev.sluice.pipeline.writer.ClickHouseWriter;
+import dev.sluice.pipeline.writer.Rows;
+import dev.sluice.pipeline.writer.WhenFull;
+import dev.sluice.pipeline.writer.WriterException;
+import java.time.Duration;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.connect.errors.ConnectException;
+import org.apache.kafka.connect.sink.ErrantRecordReporter;
+import org.apache.kafka.connect.sink.SinkRecord;
+import org.apache.kafka.connect.sink.SinkTask;
+
+/**
+ * Writes its partitions' records into ClickHouse: each record's value (a map or a Struct) becomes
+ * one row of its topic's table, by column name; columns a record lacks get their DEFAULT. Records
+ * are gathered per partition into batches of consecutive offsets, sealed at {@code
+ * batch.max.records} offsets or after {@code batch.linger.ms}, each sent as one INSERT with a
+ * deduplication token from its topic, partition and offsets.
+ *
+ * <p><b>Where a record is on every path.</b> {@link #preCommit} hands the worker only offsets whose
+ * rows ClickHouse acknowledged (with every earlier offset of their partition), so a crash, a
+ * restart or a rebalance replays whatever was not acknowledged: at least once. A record that cannot
+ * become a row (not a map or struct, a value a column cannot take, a field the table lacks under
+ * {@code unknown.fields=reject}) goes to the worker's errant-record reporter, which honours {@code
+ * errors.tolerance} and the dead-letter topic; without a reporter the task fails. A batch
+ * ClickHouse refuses (after the writer's retries) fails the task on the next {@code put}: its
+ * offsets are never committed.
+ */
+public final class ClickHouseSinkTask extends SinkTask {
+    private SinkConfig config;
+    private final Map<String, ClickHouseWriter> writers = new HashMap<>();
+    private final Map<TopicPartition, PartitionBatches> partitions = new LinkedHashMap<>();
+    private ErrantRecordReporter reporter;
+    private long lingerNanos;
+    private int batchRecords;
+    private boolean ignoreUnknownFields;
+
+    @Override
+    public String version() {
+        return Version.VERSION;
+    }
+
+    @Override
+    public void start(Map<String, String> props) {
+        this.config = new SinkConfig(props);
+        this.lingerNanos = config.linger().toNanos();
+        this.batchRecords = config.batchRecords();
+        this.ignoreUnknownFields = config.ignoreUnknownFields();
+        try {
+            this.reporter = context.errantRecordReporter();
+        } catch (NoSuchMethodError | NoClassDefFoundError e) {
+            this.reporter = null; // a worker older than Kafka 2.6
+        }
+    }
+
+    @Override
+    public void put(Collection<SinkRecord> records) {
+        checkFailures();
+        long now = System.nanoTime();
+        for (SinkRecord r : records) {
+            TopicPartition tp = new TopicPartition(r.topic(), r.kafkaPartition());
+            PartitionBatches p = partition(tp);
+            Rows rows = p.rowsFor(r.kafkaOffset(), r.timestamp(), now);
+            try {
+                add(rows, r);
+            } catch (RuntimeException e) {
+                errant(r, e);
+            }
+            p.consumed(r.kafkaOffset());
+            if (p.span() >= batchRecords) {
+                seal(p);
+            }
+        }
+        for (PartitionBatches p : partitions.values()) {
+            if (p.lingeredSince(now, lingerNanos)) {
+                seal(p);
+            }
+        }
+    }
+
+    /**
+     * Only offsets whose rows ClickHouse acknowledged (property 1 of docs/pipeline.md: a source
+     * position is committed only after the rows before it are written).
+     */
+    @Override
+    public Map<TopicPartition, OffsetAndMetadata> preCommit(
+            Map<TopicPartition, OffsetAndMetadata> currentOffsets) {
+        long now = System.nanoTime();
+        Map<TopicPartition, OffsetAndMetadata> acknowledged = new HashMap<>();
+        for (Map.Entry<TopicPartition, PartitionBatches> e : partitions.entrySet()) {
+            PartitionBatches p = e.getValue();
+            if (p.lingeredSince(now, lingerNanos)) {
+                seal(p);
+            }
+            long next;
+            try {
+                next = p.committable();
+            } catch (IllegalStateException failed) {
+                // commit nothing more of this partition; put() fails the task
+                continue;
+            }
+            if (next >= 0) {
+                acknowledged.put(e.getKey(), new OffsetAndMetadata(next));
+            }
+        }
+        return acknowledged;
+    }
+
+    /**
+     * Partitions taken away: their open batches are dropped (never committed, so their new owner
+     * reads them again); batches already sent are left to finish.
+     */
+    @Override
+    public void close(Collection<TopicPartition> revoked) {
+        for (TopicPartition tp : revoked) {
+            partitions.remove(tp);
+        }
+    }
+
+    @Override
+    public void stop() {
+        partitions.clear();
+        for (ClickHouseWriter w : writers.values()) {
+            // nothing is committed after stop: waiting only spares a replay some duplicates
+            w.close(Duration.ofSeconds(5));
+        }
+        writers.clear();
+    }
+
+    private void add(Rows rows, SinkRecord r) {
+        if (r.value() == null) {
+            throw new IllegalArgumentException(
+                    "a record without a value (a tombstone) cannot become a row");
+        }
+        try {
+            RecordValues.forEachField(r.value(), (name, value) -> set(rows, name, value));
+        } catch (RuntimeException e) {
+            rows.abortRow();
+            throw e;
+        }
+        rows.endRow();
+    }
+
+    private void set(Rows rows, String name, Object value) {
+        int i = rows.columnIndex(name);
+        if (i < 0) {
+            if (ignoreUnknownFields) {
+                return;
+            }
+            rows.set(name, value); // throws, naming the field and the table
+        }
+        rows.set(i, value);
+    }
+
+    private void errant(SinkRecord r, RuntimeException reason) {
+        String where = r.topic() + "-" + r.kafkaPartition() + " offset " + r.kafkaOffset();
+        RuntimeException e = new ConnectException(where + ": " + reason.getMessage(), reason);
+        if (reporter == null) {
+            throw e;
+        }
+        reporter.report(r, e); // throws once errors.tolerance is exceeded
+    }
+
+    private void seal(PartitionBatches p) {
+        try {
+            p.seal();
+        } catch (WriterException | IllegalStateException e) {
+            throw new ConnectException(e.getMessage(), e);
+        }
+    }
+
+    private void checkFailures() {
+        for (PartitionBatches p : partitions.values()) {
+            try {
+                p.checkFailures();
+            } catch (IllegalStateException e) {
+                throw new ConnectException(e.getMessage(), e.getCause());
+            }
+        }
+    }
+
+    private PartitionBatches partition(TopicPartition tp) {
+        PartitionBatches p = partitions.get(tp);
+        if (p == null) {
+            p = new PartitionBatches(tp, writer(config.tableFor(tp.topic())));
+            partitions.put(tp, p);
+        }
+        return p;
+    }
+
+    private ClickHouseWriter writer(String table) {
+        ClickHouseWriter w = writers.get(table);
+        if (w == null) {
+            try {
+                w =
+                        ClickHouseWriter.builder(config.url(), table)
+                                .name("connect")
+                                .inflightPerShard(config.inflightPerShard())
+                                .maxInflightBytes(config.maxInflightBytes())
+                                .whenFull(WhenFull.WAIT)
+                                .threadNamePrefix("sluice-connect-" + table)
+                                .build();
+            } catch (WriterException e) {
+                throw new ConnectException("table " + table + ": " + e.getMessage(), e);
+            }
+            writers.put(table, w);
+        }
+        return w;
+    }
+}

@@ -1,0 +1,927 @@
+package dev.sluice.pipeline.writer;
+
+import dev.sluice.clickhouse.block.Block;
+import dev.sluice.clickhouse.defaults.AbsentRows;
+import dev.sluice.clickhouse.schema.TableSchema;
+import dev.sluice.pipeline.config.ConfigDefaults;
+import dev.sluice.pipeline.decode.TargetColumns;
+import dev.sluice.pipeline.metrics.Metrics;
+import dev.sluice.pipeline.metrics.Probes;
+import dev.sluice.pipeline.sink.Backoff;
+import dev.sluice.pipeline.sink.Batch;
+import dev.sluice.pipeline.sink.BatchQueue;
+import dev.sluice.pipeline.sink.RejectedRows;
+import dev.sluice.pipeline.sink.RetryReason;
+import dev.sluice.pipeline.sink.SealPolicy;
+import dev.sluice.pipeline.sink.SealReason;
+import dev.sluice.pipeline.sink.ShardRouter;
+import dev.sluice.pipeline.sink.SinkPool;
+import dev.sluice.pipeline.sink.SinkSupervisor;
+import dev.sluice.pipeline.sink.SplitInserts;
+import dev.sluice.pipeline.sink.UnresolvedInserts;
+import dev.sluice.pipeline.spec.PipelineSpec;
+import dev.sluice.pipeline.spec.PipelineSpec.BatchSpec;
+import dev.sluice.pipeline.spec.PipelineSpec.OnUnknownOutcome;
+import dev.sluice.pipeline.spec.PipelineSpec.RetrySpec;
+import dev.sluice.pipeline.spec.PipelineSpec.ShardSpec;
+import dev.sluice.pipeline.spec.PipelineSpec.SinkSpec;
+import dev.sluice.pipeline.time.Clock;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Random;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
+import java.util.function.LongConsumer;
+
+/**
+ * Writes rows into one ClickHouse table from any number of threads: Native blocks over the native
+ * protocol (or HTTP), LZ4-compressed, with client-side DEFAULTs and optional pre-sorting, routed to
+ * the table's shards and retried on their replicas. The same machinery runs {@code sluice run}'s
+ * sink.
+ *
+ * <pre>{@code
+ * try (ClickHouseWriter writer =
+ *         ClickHouseWriter.builder("clickhouse://default@127.0.0.1:9000/default", "db.events")
+ *                 .maxInflightBytes(256L << 20)
+ *                 .build()) {
+ *     Rows rows = writer.newRows();
+ *     for (Event e : events) {
+ *         rows.set("ts", e.time()).set("kind", e.kind()).endRow(); // others get their DEFAULT
+ *     }
+ *     // a batch of its own, deduplicated by its token; or submit(rows) to let the writer gather
+ *     CompletableFuture<Written> done = writer.submit(rows, WriteOptions.token("events-2024-05-01-7"));
+ *     Written w = done.join();           // acknowledged by the server: the rows are in the table
+ * }                                      // close() waits for everything submitted
+ * }</pre>
+ *
+ * <p><b>What a completion means.</b> {@link #submit} returns a {@link CompletableFuture} that
+ * completes with {@link Written} only after the server acknowledged every row of the submission
+ * ({@code async_insert=0} is sent where the server has asynchronous inserts, so an acknowledgement
+ * means written). It fails with {@link WriterException} when the rows cannot be written — a server
+ * error that would recur (unknown column, type mismatch, ...), running out of retries, or an INSERT
+ * whose acknowledgement was lost and whose outcome the server could not tell (the message names its
+ * query id) — or when the writer is closed or aborted before they are written. Callbacks attached
+ * to the completion run on the writer's thread: use the {@code *Async} variants for slow work.
+ *
+ * <p><b>Batches.</b> A submission with a {@linkplain WriteOptions#token(String) token} is one
+ * batch: sent as it is, its token sent as {@code insert_deduplication_token} (22.2+) and used in
+ * its query ids, so a retry or a replay of the same rows is dropped by a table that deduplicates
+ * and looked up in the server's query log where it does not (docs/pipeline.md, "Interrupted
+ * INSERTs"; property 2). Submissions without a token are gathered into batches of the writer's own
+ * (sealed at {@code batchRows}, {@code batchBytes} or {@code linger}), their completions settled
+ * with their batch.
+ *
+ * <p><b>Bounded memory.</b> Rows submitted and not yet settled may hold at most {@code
+ * maxInflightBytes} (their Native size); a submission that does not fit waits ({@link
+ * WhenFull#WAIT}, up to {@code maxWait}) or is refused at once ({@link WhenFull#FAIL}) with {@link
+ * WriterFullException} (property 3).
+ *
+ * <p><b>Threads.</b> Every method may be called from any thread. Each shard has {@code
+ * inflightPerShard} writer threads, each with its own connection to each replica (one INSERT at a
+ * time per connection: ADR 0006, 0008).
+ */
+public final class ClickHouseWriter implements BatchQueue, AutoCloseable {
+    private final String name;
+    private final TableLayout layout;
+    private final SinkPool pool;
+    private final Metrics metrics;
+    private final Supervision supervision;
+    private final InflightLimit limit;
+    private final ShardRouter router;
+    private final Clock clock;
+    private final String run;
+    private final AtomicLong sequence = new AtomicLong();
+    private final Coalescer coalescer;
+    private final Set<Submission> pending = ConcurrentHashMap.newKeySet();
+    // failures since the last flush(), which reports them (guarded by failuresLock)
+    private final Object failuresLock = new Object();
+    private WriterException firstFailure;
+    private int failures;
+    private volatile boolean closed;
+
+    private ClickHouseWriter(Builder b, SinkSpec sink, TableLayout layout) {
+        this.name = b.name;
+        this.layout = layout;
+        this.clock = b.clock;
+        this.supervision = new Supervision(b.supervisor);
+        this.limit = new InflightLimit(b.maxInflightBytes, b.whenFull, b.maxWait.toNanos());
+        this.run = Long.toString(b.random.nextLong() >>> 16, 36);
+        List<Integer> weights = new ArrayList<>();
+        for (ShardSpec s : sink.shards()) {
+            weights.add(s.weight());
+        }
+        this.router = new ShardRouter(weights);
+        this.metrics =
+                b.metrics != null
+                        ? b.metrics
+                        : new Metrics(name, sink.shards().size(), new LiveProbes());
+        UnresolvedInserts unresolved = b.unresolved;
+        SplitInserts splits = b.splits;
+        try {
+            if (unresolved == null) {
+                unresolved =
+                        b.stateDir != null
+                                ? UnresolvedInserts.open(b.stateDir)
+                                : UnresolvedInserts.inMemory();
+            }
+            if (splits == null) {
+                splits =
+                        b.stateDir != null
+                                ? SplitInserts.open(b.stateDir)
+                                : SplitInserts.inMemory();
+            }
+        } catch (IOException e) {
+            throw new WriterException(
+                    "the writer's state directory " + b.stateDir + ": " + e.getMessage(), e);
+        }
+        Connections connections = b.connections(sink);
+        this.pool =
+                SinkPool.create(
+                        sink,
+                        connections::inserter,
+                        layout.plan(),
+                        layout.outcomes(),
+                        connections::trace,
+                        unresolved,
+                        splits,
+                        b.rejected,
+                        metrics,
+                        supervision,
+                        clock,
+                        b.random);
+        if (layout.shardKey() != null) {
+            LongConsumer acquire = b.splitAcquire != null ? b.splitAcquire : limit::force;
+            LongConsumer release = b.splitRelease != null ? b.splitRelease : limit::release;
+            pool.keyed(layout.shardKey(), acquire, release);
+        }
+        SealPolicy seal = SealPolicy.of(sink.batch());
+        this.coalescer =
+                new Coalescer(
+                        () -> this.layout,
+                        seal.maxRows(),
+                        seal.maxBytes(),
+                        seal.lingerNanos(),
+                        this::gathered);
+        pool.start(b.threadNamePrefix != null ? b.threadNamePrefix : "sluice-" + name + "-shard");
+    }
+
+    /**
+     * A writer into {@code table} on the server at {@code url} ({@code clickhouse://} native or
+     * {@code http(s)://}; its parameters are listed in the README): one shard, one replica until
+     * told otherwise.
+     */
+    public static Builder builder(String url, String table) {
+        return new Builder(
+                new SinkSpec(
+                        List.of(new ShardSpec(List.of(url), ConfigDefaults.SHARD_WEIGHT)),
+                        table,
+                        new BatchSpec(
+                                ConfigDefaults.BATCH_MAX_ROWS,
+                                ConfigDefaults.BATCH_MAX_BYTES,
+                                ConfigDefaults.BATCH_LINGER),
+                        ConfigDefaults.INFLIGHT_PER_SHARD,
+                        ConfigDefaults.COMPRESSION,
+                        false,
+                        false,
+                        Map.of(),
+                        ConfigDefaults.RETRY,
+                        null,
+                        ConfigDefaults.OUTCOME_TIMEOUT,
+                        null,
+                        null));
+    }
+
+    /**
+     * A writer as a pipeline's {@code sink.clickhouse} section configures it (shards, replicas,
+     * batch, retry, presort, ...: docs/configuration.md).
+     */
+    public static Builder builder(SinkSpec sink) {
+        return new Builder(sink);
+    }
+
+    /** The table and columns this writer sends, and what it decided about them. */
+    public TableLayout layout() {
+        return layout;
+    }
+
+    /**
+     * What the writer decided at opening, one line each: whether a batch sent again is dropped by
+     * the table, which DEFAULTs it computes, pre-sorting, partition split, the sharding key.
+     */
+    public List<String> notes() {
+        return layout.notes();
+    }
+
+    /**
+     * Warnings at opening: the table cannot deduplicate (and what the writer does instead), a
+     * presort or partition split the table's keys do not allow.
+     */
+    public List<String> warnings() {
+        return layout.warnings();
+    }
+
+    /** Empty rows in this writer's layout, for one thread to fill and submit. */
+    public Rows newRows() {
+        return new Rows(layout);
+    }
+
+    /** Submits {@code rows} to be gathered with other submissions into the writer's batches. */
+    public CompletableFuture<Written> submit(Rows rows) {
+        return submit(rows, WriteOptions.defaults());
+    }
+
+    /** Submits {@code rows} as one batch with deduplication token {@code token}. */
+    public CompletableFuture<Written> submit(Rows rows, String token) {
+        return submit(rows, WriteOptions.token(token));
+    }
+
+    /**
+     * Submits {@code rows} as one batch with deduplication token {@code token}, to the shard {@code
+     * shardKey} hashes to.
+     */
+    public CompletableFuture<Written> submit(Rows rows, String token, String shardKey) {
+        return submit(rows, WriteOptions.token(token).shardKey(shardKey));
+    }
+
+    /**
+     * Submits {@code rows}: the returned completion succeeds once the server acknowledged all of
+     * them, or fails with {@link WriterException} saying why they were not written. Leave {@code
+     * rows} alone until then.
+     *
+     * @throws WriterFullException when the in-flight limit does not let them in (nothing taken)
+     * @throws IllegalStateException when the writer is closed, or a row of {@code rows} is begun
+     *     but not ended
+     * @throws IllegalArgumentException when {@code rows} belong to another writer
+     */
+    public CompletableFuture<Written> submit(Rows rows, WriteOptions options) {
+        Objects.requireNonNull(options, "options");
+        if (rows.layout() != layout) {
+            throw new IllegalArgumentException(
+                    "these rows were made by another writer (" + rows.layout().table() + ")");
+        }
+        if (rows.rowOpen()) {
+            throw new IllegalStateException(
+                    "row " + rows.size() + " was begun but not ended: call endRow() or abortRow()");
+        }
+        checkOpen();
+        int n = rows.size();
+        if (n == 0) {
+            return CompletableFuture.completedFuture(new Written(0, options.token()));
+        }
+        long bytes = rows.dataBytes();
+        acquire(bytes);
+        Submission s = new Submission(n, bytes, this::settled);
+        pending.add(s);
+        try {
+            checkOpen();
+            if (options.token() == null) {
+                coalescer.add(rows, s);
+            } else {
+                String token = options.token();
+                String key = options.shardKey() != null ? options.shardKey() : token;
+                long now =
+                        options.nowSeconds() >= 0
+                                ? options.nowSeconds()
+                                : clock.currentTimeMillis() / 1000;
+                String what =
+                        options.description() != null
+                                ? options.description()
+                                : "rows submitted with token " + token;
+                pool.submit(
+                        Batch.submitted(
+                                s,
+                                rows.block(),
+                                rows.absent(),
+                                what,
+                                router.shardFor(key, 0),
+                                token,
+                                options.replayed(),
+                                SealReason.SUBMIT,
+                                now,
+                                bytes));
+            }
+        } catch (RuntimeException e) {
+            pending.remove(s);
+            limit.release(bytes);
+            throw e;
+        }
+        return s.completion;
+    }
+
+    /**
+     * For the pipeline runtime: a batch it sealed, whose boundaries it recorded and whose owner it
+     * is (property 2); never blocks (the runtime's own budget bounds it, property 3).
+     */
+    @Override
+    public void submit(Batch batch) {
+        pool.submit(batch);
+    }
+
+    /** Batches queued or being sent, over all shards. */
+    @Override
+    public int inFlight() {
+        return pool.inFlight();
+    }
+
+    /** Batches queued or being sent by shard {@code shard}. */
+    public int inFlight(int shard) {
+        return pool.inFlight(shard);
+    }
+
+    /** Bytes of submitted rows not yet settled (what {@code maxInflightBytes} bounds). */
+    public long inFlightBytes() {
+        return limit.used();
+    }
+
+    /**
+     * Sends what the writer is gathering and waits until every submission made before this call is
+     * settled.
+     *
+     * @throws WriterException when any submission failed since the previous {@code flush()} — while
+     *     this one waited or before it was called — with the first failure's message and how many;
+     *     each failure is reported by one flush
+     * @throws InterruptedException when interrupted while waiting
+     */
+    public void flush() throws InterruptedException {
+        // taken before sealing: a batch sealed here may fail and settle before the copy
+        List<Submission> awaited = new ArrayList<>(pending);
+        coalescer.seal(SealReason.FLUSH);
+        for (Submission s : awaited) {
+            try {
+                s.completion.get();
+            } catch (ExecutionException e) {
+                // noted by settled() before the completion failed: reported below
+            }
+        }
+        WriterException first;
+        int failed;
+        synchronized (failuresLock) {
+            first = firstFailure;
+            failed = failures;
+            firstFailure = null;
+            failures = 0;
+        }
+        if (failed > 0) {
+            throw new WriterException(
+                    (failed == 1 ? "a submission" : failed + " submissions")
+                            + " failed since the last flush: "
+                            + first.getMessage(),
+                    first);
+        }
+    }
+
+    /**
+     * Sends what is gathered and waits for every submission to settle, then closes the connections.
+     * Submitting afterwards throws. Equivalent to {@code close(Duration.ofDays(1))}: retries and
+     * the look-up of interrupted INSERTs are bounded by their own settings.
+     */
+    @Override
+    public void close() {
+        close(Duration.ofDays(1));
+    }
+
+    /**
+     * Like {@link #close()}, but stops waiting after {@code timeout}: what is not written by then
+     * is abandoned (its completions fail; an INSERT under way ends after its current attempt).
+     */
+    public void close(Duration timeout) {
+        closed = true;
+        coalescer.close();
+        pool.finish();
+        long deadline = System.nanoTime() + timeout.toNanos();
+        try {
+            if (!pool.join(deadline)) {
+                abort(); // a thread still inside an attempt settles its batch when that ends
+            }
+        } catch (InterruptedException e) {
+            abort();
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /**
+     * Stops sending: queued batches are abandoned (their completions fail), INSERTs under way end
+     * after their current attempt. For a shutdown past its deadline; {@link #close} still follows.
+     */
+    public void abort() {
+        supervision.abandon = true;
+        pool.interrupt();
+    }
+
+    /**
+     * The INSERTs a user must know about — written twice, maybe written twice, outcome unknown —
+     * one line each, naming their rows and query ids.
+     */
+    public List<String> deliveryNotes() {
+        return pool.deliveryNotes();
+    }
+
+    /** The registry of this writer's {@code etl_sink_*} series (docs/metrics.md). */
+    public PrometheusRegistry registry() {
+        return metrics.registry();
+    }
+
+    /** Counts so far, summed over the shards. */
+    public WriterStats stats() {
+        Map<String, Long> retries = new LinkedHashMap<>();
+        for (RetryReason r : RetryReason.values()) {
+            long n = metrics.retries(r);
+            if (n > 0) {
+                retries.put(r.label(), n);
+            }
+        }
+        return new WriterStats(
+                metrics.sumOverShards(s -> s.records),
+                metrics.sumOverShards(s -> s.bytes),
+                metrics.sumOverShards(s -> s.wireBytes),
+                metrics.sumOverShards(s -> s.batches),
+                metrics.sumOverShards(s -> s.inserts),
+                retries,
+                pool.inFlight(),
+                limit.used());
+    }
+
+    private void acquire(long bytes) {
+        try {
+            limit.acquire(bytes);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new WriterFullException(
+                    "interrupted while waiting for room under the in-flight limit");
+        }
+    }
+
+    private void checkOpen() {
+        if (closed) {
+            throw new IllegalStateException("the writer into " + layout.table() + " is closed");
+        }
+    }
+
+    private void settled(Submission s) {
+        if (s.failure != null) {
+            synchronized (failuresLock) {
+                if (firstFailure == null) {
+                    firstFailure = s.failure;
+                }
+                failures++;
+            }
+        }
+        pending.remove(s);
+        limit.release(s.bytes);
+    }
+
+    /** A batch the coalescer sealed: to the shard its token hashes to. */
+    private void gathered(
+            Block block, AbsentRows absent, List<Submission> members, SealReason reason) {
+        String token = name + "@" + run + "/c" + sequence.incrementAndGet();
+        long bytes = 0;
+        for (Submission m : members) {
+            bytes += m.bytes;
+        }
+        metrics.seals(reason).inc();
+        pool.submit(
+                Batch.submitted(
+                        new Submission.Gathered(members),
+                        block,
+                        absent,
+                        "rows of " + members.size() + " submissions (token " + token + ")",
+                        router.shardFor(token, 0),
+                        token,
+                        false,
+                        reason,
+                        clock.currentTimeMillis() / 1000,
+                        bytes));
+    }
+
+    /** How writer threads learn that queued batches must be abandoned, and report failures. */
+    private static final class Supervision implements SinkSupervisor {
+        private final SinkSupervisor outer;
+        volatile boolean abandon;
+
+        Supervision(SinkSupervisor outer) {
+            this.outer = outer;
+        }
+
+        @Override
+        public boolean abandonQueued() {
+            return abandon || (outer != null && outer.abandonQueued());
+        }
+
+        @Override
+        public void fatal(Batch batch, String message, Throwable cause) {
+            batch.fail(message, cause);
+            if (outer != null) {
+                outer.fatal(batch, message, cause);
+            }
+        }
+    }
+
+    /** The gauges of a writer that is not part of a pipeline. */
+    private final class LiveProbes implements Probes {
+        @Override
+        public long inflightBytes() {
+            return limit.used();
+        }
+
+        @Override
+        public long budgetBytes() {
+            return limit.limit();
+        }
+
+        @Override
+        public boolean paused() {
+            return false;
+        }
+
+        @Override
+        public long pendingBatches() {
+            return pool.inFlight();
+        }
+
+        @Override
+        public double watermarkAgeSeconds() {
+            return 0;
+        }
+
+        @Override
+        public long queuedBatches(int shard) {
+            return pool.inFlight(shard);
+        }
+    }
+
+    /**
+     * Options of a {@link ClickHouseWriter}. The defaults are the pipeline's ({@code
+     * docs/configuration.md}): 500,000 rows or 64 MiB per gathered batch, 1 s linger, 2 INSERTs in
+     * flight per shard, LZ4, retries with backoff from 100 ms to 10 s until a batch has failed for
+     * 10 minutes without progress; no in-flight limit; a row the server rejects fails its batch.
+     */
+    public static final class Builder {
+        /**
+         * Rows the server rejects fail their batch: nothing of an INSERT the server refused for its
+         * content is written, and the completions fail with the server's reason.
+         */
+        private static final RejectedRows FAIL_THE_BATCH =
+                new RejectedRows() {
+                    @Override
+                    public boolean bisects() {
+                        return false;
+                    }
+
+                    @Override
+                    public String reject(Batch.RowSource source, byte[] row, String reason) {
+                        return reason;
+                    }
+
+                    @Override
+                    public String howToBisect() {
+                        return "nothing of it was written; the builder's rejectedRows(...) seeks"
+                                + " out the rejected rows and writes the rest";
+                    }
+                };
+
+        private SinkSpec sink;
+        private String name = "writer";
+        private List<String> columns;
+        private long maxInflightBytes = Long.MAX_VALUE;
+        private WhenFull whenFull = WhenFull.WAIT;
+        private Duration maxWait = Duration.ofDays(1);
+        private Path stateDir;
+        private Connections connections;
+        private Clock clock = Clock.SYSTEM;
+        private Random random = new Random();
+        private TableLayout layout;
+        private Metrics metrics;
+        private SinkSupervisor supervisor;
+        private UnresolvedInserts unresolved;
+        private SplitInserts splits;
+        private RejectedRows rejected = FAIL_THE_BATCH;
+        private String threadNamePrefix;
+        private Function<TableSchema, TargetColumns> chooser;
+        private LongConsumer splitAcquire;
+        private LongConsumer splitRelease;
+
+        private Builder(SinkSpec sink) {
+            this.sink = Objects.requireNonNull(sink, "sink");
+        }
+
+        /** The writer's name: in its metrics' {@code pipeline} label and its tokens. */
+        public Builder name(String name) {
+            if (!name.matches("[A-Za-z0-9._:-]{1,64}")) {
+                throw new IllegalArgumentException(
+                        "a writer's name needs 1 to 64 characters of [A-Za-z0-9._:-]: '"
+                                + name
+                                + "'");
+            }
+            this.name = name;
+            return this;
+        }
+
+        /** The columns to send, in this order (default: every insertable column of the table). */
+        public Builder columns(List<String> names) {
+            this.columns = List.copyOf(names);
+            return this;
+        }
+
+        /** The shards and their replicas, replacing the URL's single shard. */
+        public Builder shards(List<ShardSpec> shards) {
+            return spec(sink.withShards(shards));
+        }
+
+        /**
+         * The shards of {@code cluster} as the URL's server lists them in {@code system.clusters}
+         * (a {@code clickhouse://} URL).
+         */
+        public Builder cluster(String cluster) {
+            return spec(with(sink, s -> s.cluster = cluster));
+        }
+
+        /** Gathered batches are sealed at whichever comes first. */
+        public Builder batch(int maxRows, long maxBytes, Duration linger) {
+            return spec(with(sink, s -> s.batch = new BatchSpec(maxRows, maxBytes, linger)));
+        }
+
+        /** INSERTs running at once per shard, each on its own connection. */
+        public Builder inflightPerShard(int n) {
+            return spec(with(sink, s -> s.inflightPerShard = n));
+        }
+
+        /** {@code lz4} (default), {@code zstd}, {@code zstd:LEVEL} or {@code none}. */
+        public Builder compression(String compression) {
+            return spec(with(sink, s -> s.compression = compression));
+        }
+
+        /** Sorts each batch by the table's sorting key before sending it (docs/presort.md). */
+        public Builder presort(boolean on) {
+            return spec(with(sink, s -> s.presort = on));
+        }
+
+        /** Splits each batch by the table's partition key, one INSERT per partition. */
+        public Builder partitionSplit(boolean on) {
+            return spec(with(sink, s -> s.partitionSplit = on));
+        }
+
+        /** ClickHouse settings sent with every INSERT. */
+        public Builder settings(Map<String, String> settings) {
+            return spec(with(sink, s -> s.settings = Map.copyOf(settings)));
+        }
+
+        /** Backoff between retry rounds and the attempts a batch may have (0: unlimited). */
+        public Builder retry(RetrySpec retry) {
+            return spec(with(sink, s -> s.retry = retry));
+        }
+
+        /** What to do when the server cannot tell whether it wrote an interrupted INSERT. */
+        public Builder onUnknownOutcome(OnUnknownOutcome policy) {
+            return spec(with(sink, s -> s.onUnknownOutcome = policy));
+        }
+
+        /** How long an interrupted INSERT is looked up before its outcome counts as unknown. */
+        public Builder outcomeTimeout(Duration timeout) {
+            return spec(with(sink, s -> s.outcomeTimeout = timeout));
+        }
+
+        /**
+         * Routes each row to the shard a Distributed table with this sharding key would pick
+         * ({@code intHash32(tenant)}, ...).
+         */
+        public Builder shardBy(String expression) {
+            return spec(with(sink, s -> s.shardBy = expression));
+        }
+
+        /** Bytes of submitted rows that may be unacknowledged at once (default: no limit). */
+        public Builder maxInflightBytes(long bytes) {
+            this.maxInflightBytes = bytes;
+            return this;
+        }
+
+        /** Whether a submission beyond the in-flight limit waits (default) or fails at once. */
+        public Builder whenFull(WhenFull whenFull) {
+            this.whenFull = Objects.requireNonNull(whenFull);
+            return this;
+        }
+
+        /** How long a submission waits for room under {@link WhenFull#WAIT}. */
+        public Builder maxWait(Duration maxWait) {
+            this.maxWait = Objects.requireNonNull(maxWait);
+            return this;
+        }
+
+        /**
+         * A directory where INSERTs given up on with an unknown outcome are recorded, so that a
+         * later writer with the same directory looks them up before sending them again.
+         */
+        public Builder stateDir(Path dir) {
+            this.stateDir = dir;
+            return this;
+        }
+
+        /** How the writer reaches its servers (default: each URL's own transport). */
+        public Builder connections(Connections connections) {
+            this.connections = connections;
+            return this;
+        }
+
+        /** The clock of backoff and DEFAULT's {@code now()} (tests). */
+        public Builder clock(Clock clock) {
+            this.clock = Objects.requireNonNull(clock);
+            return this;
+        }
+
+        /** The source of backoff jitter and of run ids (tests). */
+        public Builder random(Random random) {
+            this.random = Objects.requireNonNull(random);
+            return this;
+        }
+
+        /** For the pipeline runtime: a layout it discovered itself (nothing is asked again). */
+        public Builder layout(TableLayout layout) {
+            this.layout = layout;
+            return this;
+        }
+
+        /** For the pipeline runtime: the columns, chosen from the table. */
+        public Builder columns(Function<TableSchema, TargetColumns> chooser) {
+            this.chooser = chooser;
+            return this;
+        }
+
+        /** For the pipeline runtime: its metrics (the writer registers none of its own). */
+        public Builder metrics(Metrics metrics) {
+            this.metrics = metrics;
+            return this;
+        }
+
+        /** For the pipeline runtime: told of every batch that fails, asked when to abandon. */
+        public Builder supervisor(SinkSupervisor supervisor) {
+            this.supervisor = supervisor;
+            return this;
+        }
+
+        /** For the pipeline runtime: the INSERTs of unknown outcome, kept with its checkpoints. */
+        public Builder unresolved(UnresolvedInserts unresolved) {
+            this.unresolved = unresolved;
+            return this;
+        }
+
+        /**
+         * For the pipeline runtime: the INSERTs sent in halves for their size, by earlier runs and
+         * this one, so a replay splits alike (default: kept in {@code stateDir}, else in memory).
+         */
+        public Builder splits(SplitInserts splits) {
+            this.splits = Objects.requireNonNull(splits, "splits");
+            return this;
+        }
+
+        /**
+         * Where rows the server rejects for their content go (the pipeline passes its {@code
+         * errors.policy}). By default the batch fails: its submissions' completions fail with the
+         * server's reason, and no row of an INSERT the server refused is written. A handler whose
+         * {@link RejectedRows#bisects()} is true has such an INSERT sent in halves down to the
+         * rejected rows, gets each of them (its {@link Batch.RowSource}: the submission's
+         * description and the row's index in the writer's batch; the row as JSON; the server's
+         * message) and the rest is written; returning a reason from {@link RejectedRows#reject}
+         * fails the batch instead (docs/writer.md, "Rows the server rejects").
+         */
+        public Builder rejectedRows(RejectedRows rejected) {
+            this.rejected = Objects.requireNonNull(rejected, "rejected");
+            return this;
+        }
+
+        /** Names of the writer threads: this prefix, the shard and the lane. */
+        public Builder threadNamePrefix(String prefix) {
+            this.threadNamePrefix = prefix;
+            return this;
+        }
+
+        /**
+         * For the pipeline runtime: the budget the copies of rows split by {@code shardBy} count
+         * against (default: the writer's in-flight limit).
+         */
+        public Builder splitBudget(LongConsumer acquire, LongConsumer release) {
+            this.splitAcquire = acquire;
+            this.splitRelease = release;
+            return this;
+        }
+
+        /** The sink as configured so far. */
+        public SinkSpec sink() {
+            return sink;
+        }
+
+        /**
+         * Describes the table on every shard, decides the layout and starts the writer threads.
+         *
+         * @throws WriterException when a shard cannot be reached or the table, the columns or the
+         *     settings do not allow writing; the message says what to fix
+         * @throws IllegalArgumentException for options that make no sense
+         */
+        public ClickHouseWriter build() {
+            SinkSpec s = sink;
+            SealPolicy.of(s.batch());
+            new Backoff(s.retry(), random);
+            if (layout == null && s.cluster() != null) {
+                String url = s.shards().get(0).replicas().get(0);
+                try {
+                    s =
+                            s.withShards(
+                                    ClusterShards.from(
+                                            url,
+                                            s.cluster(),
+                                            connections(s).clusterRows(url, s.cluster())));
+                } catch (RuntimeException e) {
+                    throw new WriterException("cluster " + s.cluster() + ": " + e.getMessage(), e);
+                }
+            }
+            TableLayout l = layout;
+            if (l == null) {
+                Function<TableSchema, TargetColumns> pick =
+                        chooser != null
+                                ? chooser
+                                : columns != null
+                                        ? t -> TableLayout.namedColumns(t, columns)
+                                        : TableLayout::allColumns;
+                l = TableLayout.discover(s, connections(s), pick);
+            } else {
+                s = l.sink();
+            }
+            return new ClickHouseWriter(this, s, l);
+        }
+
+        private Connections connections(SinkSpec s) {
+            return connections != null ? connections : Connections.of(s);
+        }
+
+        private Builder spec(SinkSpec s) {
+            this.sink = s;
+            return this;
+        }
+
+        /** A copy of {@code s} with {@code change} applied to its fields. */
+        private static SinkSpec with(SinkSpec s, java.util.function.Consumer<Fields> change) {
+            Fields f = new Fields(s);
+            change.accept(f);
+            return f.build();
+        }
+
+        /** The fields of a {@link SinkSpec}, to change one. */
+        private static final class Fields {
+            List<ShardSpec> shards;
+            String table;
+            BatchSpec batch;
+            int inflightPerShard;
+            String compression;
+            boolean presort;
+            boolean partitionSplit;
+            Map<String, String> settings;
+            RetrySpec retry;
+            OnUnknownOutcome onUnknownOutcome;
+            Duration outcomeTimeout;
+            String shardBy;
+            String cluster;
+
+            Fields(SinkSpec s) {
+                shards = s.shards();
+                table = s.table();
+                batch = s.batch();
+                inflightPerShard = s.inflightPerShard();
+                compression = s.compression();
+                presort = s.presort();
+                partitionSplit = s.partitionSplit();
+                settings = s.settings();
+                retry = s.retry();
+                onUnknownOutcome = s.onUnknownOutcome();
+                outcomeTimeout = s.outcomeTimeout();
+                shardBy = s.shardBy();
+                cluster = s.cluster();
+            }
+
+            SinkSpec build() {
+                return new PipelineSpec.SinkSpec(
+                        shards,
+                        table,
+                        batch,
+                        inflightPerShard,
+                        compression,
+                        presort,
+                        partitionSplit,
+                        settings,
+                        retry,
+                        onUnknownOutcome,
+                        outcomeTimeout,
+                        shardBy,
+                        cluster);
+            }
+        }
+    }
+}
