@@ -283,12 +283,8 @@ final class GroupInstances implements AutoCloseable {
     public void close() {
         closed = true;
         scraper.interrupt();
-        try {
-            for (Instance i : all()) {
-                i.process.close();
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+        for (Instance i : all()) {
+            i.process.close();
         }
     }
 }
