@@ -31,10 +31,12 @@ import org.junit.jupiter.api.io.TempDir;
  * frozen; a backlog is produced at once (so the consumers fill their budgets and pause early in the
  * freeze) and more events at 1,000 a second until the end.
  *
- * <p>The sink URLs' {@code read_timeout} is longer than the freeze, so writers wait it out instead
- * of retrying: the test is about polling and memory, and "nothing lost" is then exact — no retry,
- * so not one duplicate in the MergeTree table. Short form (CI): frozen 25 s with {@code
- * max.poll.interval.ms} at 10 s; {@code -Dsluice.it.full=true}: 60 s with 30 s, as in the issue.
+ * <p>The sink URLs' {@code read_timeout} and {@code connect_timeout} (a writer's first connection
+ * may be opened during the freeze, and the frozen server's kernel accepts it but nobody answers the
+ * handshake) are longer than the freeze, so writers wait it out instead of retrying: the test is
+ * about polling and memory, and "nothing lost" is then exact — no retry, so not one duplicate in
+ * the MergeTree table. Short form (CI): frozen 25 s with {@code max.poll.interval.ms} at 10 s;
+ * {@code -Dsluice.it.full=true}: 60 s with 30 s, as in the issue.
  */
 class KafkaStallIT {
     private static final int PARTITIONS = 8;
@@ -91,7 +93,12 @@ class KafkaStallIT {
                                 (slot, port) ->
                                         yaml.config("stall", group, table.name, slot, port)
                                                 .replicas(2)
-                                                .urlOptions("read_timeout=" + readTimeout + "s")
+                                                .urlOptions(
+                                                        "read_timeout="
+                                                                + readTimeout
+                                                                + "s&connect_timeout="
+                                                                + readTimeout
+                                                                + "s")
                                                 .budget((BUDGET >> 20) + "MiB")
                                                 .properties(
                                                         "max.poll.interval.ms: \""
@@ -223,7 +230,11 @@ class KafkaStallIT {
                 Map<String, Double> m = runs.scrapeNow(i);
                 noRebalanceSince(before.get(i), m, i + " up to the end");
                 assertThat(m.getOrDefault("etl_sink_retries_total", 0.0))
-                        .as("%s: retries", i)
+                        .as(
+                                "%s: retries (%s); its stderr:%n%s",
+                                i,
+                                series(m, "etl_sink_retries_total{", "etl_sink_errors_total{"),
+                                i.process.stderr())
                         .isZero();
             }
             assertThat(members(admin, group))
@@ -272,5 +283,18 @@ class KafkaStallIT {
             ids.add(m.consumerId());
         }
         return ids;
+    }
+
+    /** The labelled series of {@code prefixes} in a scrape, for a failure's message. */
+    private static String series(Map<String, Double> m, String... prefixes) {
+        StringBuilder sb = new StringBuilder();
+        for (Map.Entry<String, Double> e : new java.util.TreeMap<>(m).entrySet()) {
+            for (String p : prefixes) {
+                if (e.getKey().startsWith(p) && e.getValue() > 0) {
+                    sb.append(e.getKey()).append('=').append(e.getValue()).append(' ');
+                }
+            }
+        }
+        return sb.toString().trim();
     }
 }
