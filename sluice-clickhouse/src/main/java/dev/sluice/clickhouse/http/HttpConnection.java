@@ -18,6 +18,7 @@ import dev.sluice.clickhouse.client.TlsSockets;
 import dev.sluice.clickhouse.compress.CompressionMethod;
 import dev.sluice.clickhouse.compress.FrameEncoder;
 import dev.sluice.clickhouse.format.Formats;
+import dev.sluice.clickhouse.format.InputFormat;
 import dev.sluice.clickhouse.io.WireException;
 import dev.sluice.clickhouse.io.WireInput;
 import dev.sluice.clickhouse.io.WireOutput;
