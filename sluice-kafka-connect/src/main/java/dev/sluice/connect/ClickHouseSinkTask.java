@@ -28,15 +28,20 @@ import org.apache.kafka.connect.sink.SinkTask;
  * restart or a rebalance replays whatever was not acknowledged: at least once. A record that cannot
  * become a row (not a map or struct, a value a column cannot take, a field the table lacks under
  * {@code unknown.fields=reject}) goes to the worker's errant-record reporter, which honours {@code
- * errors.tolerance} and the dead-letter topic; without a reporter the task fails. A batch
- * ClickHouse refuses (after the writer's retries) fails the task on the next {@code put}: its
- * offsets are never committed.
+ * errors.tolerance} and the dead-letter topic; without a reporter the task fails. Rows ClickHouse
+ * refuses for their content (a DEFAULT or MATERIALIZED expression, a view): under {@code
+ * errors.tolerance=all} the writer bisects their INSERT down to them, writes the rest, and their
+ * records go to the reporter too, before their batch's offsets count as acknowledged; otherwise,
+ * like any batch ClickHouse refuses (after the writer's retries), the batch fails the task on the
+ * next {@code put}, and its offsets are never committed.
  */
 public final class ClickHouseSinkTask extends SinkTask {
     private SinkConfig config;
     private final Map<String, ClickHouseWriter> writers = new HashMap<>();
+    private final Map<String, RefusedRows> refusedRows = new HashMap<>();
     private final Map<TopicPartition, PartitionBatches> partitions = new LinkedHashMap<>();
     private ErrantRecordReporter reporter;
+    private boolean toleratesAll;
     private long lingerNanos;
     private int batchRecords;
     private boolean ignoreUnknownFields;
@@ -57,7 +62,13 @@ public final class ClickHouseSinkTask extends SinkTask {
         } catch (NoSuchMethodError | NoClassDefFoundError e) {
             this.reporter = null; // a worker older than Kafka 2.6
         }
+        // Connect's own key (ConnectorConfig.ERRORS_TOLERANCE_CONFIG): the worker hands every
+        // task the connector's configuration.
+        this.toleratesAll = reporter != null && "all".equalsIgnoreCase(props.get(ERRORS_TOLERANCE));
     }
+
+    /** Connect's {@code errors.tolerance}: {@code none} (default) or {@code all}. */
+    static final String ERRORS_TOLERANCE = "errors.tolerance";
 
     @Override
     public void put(Collection<SinkRecord> records) {
@@ -69,6 +80,7 @@ public final class ClickHouseSinkTask extends SinkTask {
             Rows rows = p.rowsFor(r.kafkaOffset(), r.timestamp(), now);
             try {
                 add(rows, r);
+                p.added(r);
             } catch (RuntimeException e) {
                 errant(r, e);
             }
@@ -101,7 +113,7 @@ public final class ClickHouseSinkTask extends SinkTask {
             long next;
             try {
                 next = p.committable();
-            } catch (IllegalStateException failed) {
+            } catch (IllegalStateException | ConnectException failed) {
                 // commit nothing more of this partition; put() fails the task
                 continue;
             }
@@ -119,7 +131,10 @@ public final class ClickHouseSinkTask extends SinkTask {
     @Override
     public void close(Collection<TopicPartition> revoked) {
         for (TopicPartition tp : revoked) {
-            partitions.remove(tp);
+            PartitionBatches p = partitions.remove(tp);
+            if (p != null) {
+                p.abandon();
+            }
         }
     }
 
@@ -175,9 +190,14 @@ public final class ClickHouseSinkTask extends SinkTask {
         }
     }
 
+    /**
+     * Fails the task when a batch failed; reports the refused rows of the acknowledged batches at
+     * the head (so their dead-letter writes start at once).
+     */
     private void checkFailures() {
         for (PartitionBatches p : partitions.values()) {
             try {
+                p.committable();
                 p.checkFailures();
             } catch (IllegalStateException e) {
                 throw new ConnectException(e.getMessage(), e.getCause());
@@ -188,7 +208,12 @@ public final class ClickHouseSinkTask extends SinkTask {
     private PartitionBatches partition(TopicPartition tp) {
         PartitionBatches p = partitions.get(tp);
         if (p == null) {
-            p = new PartitionBatches(tp, writer(config.tableFor(tp.topic())));
+            String table = config.tableFor(tp.topic());
+            ClickHouseWriter w = writer(table);
+            p =
+                    toleratesAll
+                            ? new PartitionBatches(tp, w, refusedRows.get(table), reporter)
+                            : new PartitionBatches(tp, w, null, null);
             partitions.put(tp, p);
         }
         return p;
@@ -198,14 +223,21 @@ public final class ClickHouseSinkTask extends SinkTask {
         ClickHouseWriter w = writers.get(table);
         if (w == null) {
             try {
-                w =
+                ClickHouseWriter.Builder b =
                         ClickHouseWriter.builder(config.url(), table)
                                 .name("connect")
                                 .inflightPerShard(config.inflightPerShard())
                                 .maxInflightBytes(config.maxInflightBytes())
                                 .whenFull(WhenFull.WAIT)
-                                .threadNamePrefix("sluice-connect-" + table)
-                                .build();
+                                .threadNamePrefix("sluice-connect-" + table);
+                if (toleratesAll) {
+                    RefusedRows refused = new RefusedRows();
+                    b.rejectedRows(refused);
+                    refusedRows.put(table, refused);
+                } else {
+                    b.rejectedRows(RefusedRows.failing());
+                }
+                w = b.build();
             } catch (WriterException e) {
                 throw new ConnectException("table " + table + ": " + e.getMessage(), e);
             }

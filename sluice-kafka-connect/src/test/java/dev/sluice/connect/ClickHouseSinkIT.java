@@ -397,6 +397,199 @@ class ClickHouseSinkIT {
         assertThat(dead).isEqualTo(bad);
     }
 
+    /** A table with COLUMNS and a code the server parses: {@code code_n} refuses a bad one. */
+    private static String parsingTable(String prefix) {
+        String t = TestServer.newTable(prefix);
+        TestServer.execute(
+                "CREATE TABLE "
+                        + t
+                        + " "
+                        + COLUMNS.substring(0, COLUMNS.length() - 1)
+                        + ", code String, code_n UInt32 MATERIALIZED toUInt32(code))"
+                        + " ENGINE = MergeTree ORDER BY id");
+        return t;
+    }
+
+    /** Record {@code i} with a code: a number but for {@code refused} ones ("x" + i). */
+    private static String withCode(long i, boolean refused) {
+        String j = json(i);
+        return j.substring(0, j.length() - 1)
+                + ",\"code\":\""
+                + (refused ? "x" + i : Long.toString(i * 3))
+                + "\"}";
+    }
+
+    @Test
+    void rowsTheServerRefusesReachTheDeadLetterTopicOneByOneAndTheRestOfTheirBatchLandsOnce()
+            throws Exception {
+        String topic = TestKafka.newTopic("connect_refuse", 2);
+        String dlq = TestKafka.newTopic("connect_refuse_dlq", 1);
+        String table = parsingTable("connect_refuse");
+        int n = 2_000;
+        // In each batch of 250: rows the server refuses (code_n cannot parse "x..."), records that
+        // cannot become a row (an id that is no number), and good ones.
+        Set<Long> refused = new HashSet<>();
+        Set<Long> unconvertible = new HashSet<>();
+        for (long i = 0; i < n; i++) {
+            if (i % 7 == 3) {
+                refused.add(i);
+            } else if (i % 11 == 5) {
+                unconvertible.add(i);
+            }
+        }
+        TestKafka.produce(
+                topic,
+                n,
+                i ->
+                        TestRecord.value(
+                                        unconvertible.contains((long) i)
+                                                ? "{\"id\":\"id " + i + "\",\"name\":\"x\"}"
+                                                : withCode(i, refused.contains((long) i)))
+                                .withPartition(i % 2));
+        String name = "refuse-" + System.nanoTime();
+        Map<String, String> c = config(topic, table);
+        c.put("errors.tolerance", "all");
+        c.put("errors.deadletterqueue.topic.name", dlq);
+        c.put("errors.deadletterqueue.topic.replication.factor", "1");
+        c.put("errors.deadletterqueue.context.headers.enable", "true");
+        try (ConnectWorker w = ConnectWorker.start(ConnectWorker.tempOffsets())) {
+            w.putConnector(name, c);
+            awaitCommitted(name, topic, w);
+        }
+
+        List<Long> good = new ArrayList<>();
+        for (long i = 0; i < n; i++) {
+            if (!refused.contains(i) && !unconvertible.contains(i)) {
+                good.add(i);
+            }
+        }
+        List<List<Object>> rows;
+        try (NativeConnection conn = TestServer.connect()) {
+            rows =
+                    conn.queryRows(
+                            "SELECT id, name, amount, ts, note, code, code_n FROM "
+                                    + table
+                                    + " ORDER BY id");
+        }
+        assertThat(rows).as("every good row once, and nothing else").hasSize(good.size());
+        for (int k = 0; k < good.size(); k++) {
+            long i = good.get(k);
+            List<Object> want = new ArrayList<>(expected(i));
+            want.add(Long.toString(i * 3));
+            want.add(i * 3);
+            assertThat(rows.get(k)).as("row %d", i).isEqualTo(want);
+        }
+
+        Map<Long, DeadLetter> dead = deadLetters(dlq, refused.size() + unconvertible.size(), 2);
+        assertThat(dead.keySet())
+                .as("exactly the bad records, each once")
+                .containsExactlyInAnyOrderElementsOf(union(refused, unconvertible));
+        for (long i : refused) {
+            DeadLetter d = dead.get(i);
+            assertThat(d.topic()).isEqualTo(topic);
+            assertThat(d.partition()).isEqualTo((int) (i % 2));
+            assertThat(d.value()).as("the record as it came").isEqualTo(withCode(i, true));
+            assertThat(d.reason())
+                    .contains("ClickHouse refused the row")
+                    .contains("ClickHouse error 6")
+                    .contains("Cannot parse string 'x" + i + "' as UInt32");
+        }
+        for (long i : unconvertible) {
+            assertThat(dead.get(i).reason()).contains("id").contains("id " + i);
+        }
+    }
+
+    @Test
+    void underToleranceNoneARowTheServerRefusesFailsTheTaskWithNothingOfItsBatchWritten()
+            throws Exception {
+        String topic = TestKafka.newTopic("connect_refuse_none", 1);
+        String table = parsingTable("connect_refuse_none");
+        int n = 750; // three batches of 250, sealed by size only; the third holds the refused row
+        TestKafka.produce(topic, n, i -> TestRecord.value(withCode(i, i == 520)));
+        String name = "refuse-none-" + System.nanoTime();
+        Map<String, String> c = config(topic, table);
+        c.put("batch.linger.ms", "600000");
+        try (ConnectWorker w = ConnectWorker.start(ConnectWorker.tempOffsets())) {
+            w.putConnector(name, c);
+            await(
+                    "the task to fail",
+                    () -> w.tasks(name).stream().anyMatch(t -> t.state().equals("FAILED")));
+            assertThat(w.tasks(name).get(0).trace())
+                    .contains(topic + "-0 offsets 500..749")
+                    .contains("Cannot parse string 'x520' as UInt32")
+                    .contains("errors.tolerance=all");
+            OffsetAndMetadata o =
+                    TestKafka.committedOffsets(group(name)).get(new TopicPartition(topic, 0));
+            assertThat(o == null ? 0 : o.offset())
+                    .as("nothing of the refused batch is committed")
+                    .isLessThanOrEqualTo(500);
+        }
+        List<List<Object>> rows = rows(table);
+        assertThat(rows).as("the two batches before it, nothing of it").hasSize(500);
+        for (int i = 0; i < 500; i++) {
+            assertThat(rows.get(i)).as("row %d", i).isEqualTo(expected(i));
+        }
+    }
+
+    private static Set<Long> union(Set<Long> a, Set<Long> b) {
+        Set<Long> u = new HashSet<>(a);
+        u.addAll(b);
+        return u;
+    }
+
+    /** A record on the dead-letter topic: where it came from, its value, and the reason header. */
+    private record DeadLetter(String topic, int partition, String value, String reason) {}
+
+    /**
+     * The records of the dead-letter topic by the index of the original (record i at offset i /
+     * partitions of partition i % partitions, from the context headers), once {@code expected}
+     * arrived and a second passed without more; a record there twice fails.
+     */
+    private static Map<Long, DeadLetter> deadLetters(String dlq, int expected, int partitions) {
+        Map<String, Object> cc = new HashMap<>();
+        cc.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, TestKafka.bootstrapServers());
+        cc.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
+        cc.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
+        cc.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        cc.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        Map<Long, DeadLetter> out = new HashMap<>();
+        List<Long> twice = new ArrayList<>();
+        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(cc)) {
+            TopicPartition tp = new TopicPartition(dlq, 0);
+            consumer.assign(List.of(tp));
+            consumer.seekToBeginning(List.of(tp));
+            long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+            boolean quiet = false;
+            while (!quiet && System.nanoTime() < deadline) {
+                Duration wait =
+                        out.size() < expected ? Duration.ofMillis(500) : Duration.ofSeconds(1);
+                var polled = consumer.poll(wait);
+                quiet = out.size() >= expected && polled.isEmpty();
+                for (ConsumerRecord<byte[], byte[]> r : polled) {
+                    long offset = Long.parseLong(header(r, "__connect.errors.offset"));
+                    DeadLetter d =
+                            new DeadLetter(
+                                    header(r, "__connect.errors.topic"),
+                                    Integer.parseInt(header(r, "__connect.errors.partition")),
+                                    new String(r.value(), StandardCharsets.UTF_8),
+                                    header(r, "__connect.errors.exception.message"));
+                    long i = offset * partitions + d.partition();
+                    if (out.put(i, d) != null) {
+                        twice.add(i);
+                    }
+                }
+            }
+        }
+        assertThat(twice).as("records on the dead-letter topic twice").isEmpty();
+        return out;
+    }
+
+    private static String header(ConsumerRecord<byte[], byte[]> r, String key) {
+        var h = r.headers().lastHeader(key);
+        assertThat(h).as("header " + key).isNotNull();
+        return new String(h.value(), StandardCharsets.UTF_8);
+    }
+
     /** The original offsets of the records on the dead-letter topic (from its headers). */
     private static List<Long> deadLetterOffsets(String dlq, int expected) {
         Map<String, Object> cc = new HashMap<>();
