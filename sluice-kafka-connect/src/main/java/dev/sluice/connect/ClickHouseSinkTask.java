@@ -5,9 +5,11 @@ import dev.sluice.pipeline.writer.Rows;
 import dev.sluice.pipeline.writer.WhenFull;
 import dev.sluice.pipeline.writer.WriterException;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
@@ -42,6 +44,8 @@ public final class ClickHouseSinkTask extends SinkTask {
     private final Map<TopicPartition, PartitionBatches> partitions = new LinkedHashMap<>();
     private ErrantRecordReporter reporter;
     private boolean toleratesAll;
+    private BatchLedger ledger;
+    private RuntimeException failure; // from preCommit, thrown by the next put
     private long lingerNanos;
     private int batchRecords;
     private boolean ignoreUnknownFields;
@@ -65,6 +69,17 @@ public final class ClickHouseSinkTask extends SinkTask {
         // Connect's own key (ConnectorConfig.ERRORS_TOLERANCE_CONFIG): the worker hands every
         // task the connector's configuration.
         this.toleratesAll = reporter != null && "all".equalsIgnoreCase(props.get(ERRORS_TOLERANCE));
+        this.failure = null;
+        if (config.ledgerTable() != null) {
+            // Connect's own key: the connector's name, the same for all its tasks and restarts
+            String connector = props.getOrDefault("name", "");
+            this.ledger =
+                    BatchLedger.open(
+                            config.url(),
+                            config.ledgerTable(),
+                            connector,
+                            config.ledgerRetentionDays());
+        }
     }
 
     /** Connect's {@code errors.tolerance}: {@code none} (default) or {@code all}. */
@@ -74,9 +89,13 @@ public final class ClickHouseSinkTask extends SinkTask {
     public void put(Collection<SinkRecord> records) {
         checkFailures();
         long now = System.nanoTime();
+        PartitionBatches p = null;
         for (SinkRecord r : records) {
-            TopicPartition tp = new TopicPartition(r.topic(), r.kafkaPartition());
-            PartitionBatches p = partition(tp);
+            if (p == null
+                    || r.kafkaPartition() != p.partition().partition()
+                    || !r.topic().equals(p.partition().topic())) {
+                p = partition(r);
+            }
             Rows rows = p.rowsFor(r.kafkaOffset(), r.timestamp(), now);
             try {
                 add(rows, r);
@@ -85,34 +104,36 @@ public final class ClickHouseSinkTask extends SinkTask {
                 errant(r, e);
             }
             p.consumed(r.kafkaOffset());
-            if (p.span() >= batchRecords) {
-                seal(p);
+            if (p.full(batchRecords)) {
+                p.seal();
             }
         }
-        for (PartitionBatches p : partitions.values()) {
-            if (p.lingeredSince(now, lingerNanos)) {
-                seal(p);
-            }
-        }
+        sealLingered(now);
+        send();
     }
 
     /**
      * Only offsets whose rows ClickHouse acknowledged (property 1 of docs/pipeline.md: a source
-     * position is committed only after the rows before it are written).
+     * position is committed only after the rows before it are written). Never throws: the worker
+     * would rewind the consumer under the task's batches; a failure is thrown by the next {@code
+     * put}.
      */
     @Override
     public Map<TopicPartition, OffsetAndMetadata> preCommit(
             Map<TopicPartition, OffsetAndMetadata> currentOffsets) {
-        long now = System.nanoTime();
+        if (failure == null) {
+            try {
+                sealLingered(System.nanoTime());
+                send();
+            } catch (RuntimeException e) {
+                failure = e;
+            }
+        }
         Map<TopicPartition, OffsetAndMetadata> acknowledged = new HashMap<>();
         for (Map.Entry<TopicPartition, PartitionBatches> e : partitions.entrySet()) {
-            PartitionBatches p = e.getValue();
-            if (p.lingeredSince(now, lingerNanos)) {
-                seal(p);
-            }
             long next;
             try {
-                next = p.committable();
+                next = e.getValue().committable();
             } catch (IllegalStateException | ConnectException failed) {
                 // commit nothing more of this partition; put() fails the task
                 continue;
@@ -122,6 +143,35 @@ public final class ClickHouseSinkTask extends SinkTask {
             }
         }
         return acknowledged;
+    }
+
+    private void sealLingered(long now) {
+        for (PartitionBatches p : partitions.values()) {
+            if (p.lingeredSince(now, lingerNanos)) {
+                p.seal();
+            }
+        }
+    }
+
+    /**
+     * Sends the sealed batches: with a ledger, their boundaries are recorded first (one INSERT for
+     * all), so that no batch can reach ClickHouse unless its boundaries can be found again.
+     */
+    private void send() {
+        try {
+            if (ledger != null) {
+                List<BatchLedger.Entry> entries = new ArrayList<>();
+                for (PartitionBatches p : partitions.values()) {
+                    entries.addAll(p.unrecorded());
+                }
+                ledger.record(entries);
+            }
+            for (PartitionBatches p : partitions.values()) {
+                p.submitSealed();
+            }
+        } catch (WriterException | IllegalStateException e) {
+            throw new ConnectException(e.getMessage(), e);
+        }
     }
 
     /**
@@ -146,6 +196,10 @@ public final class ClickHouseSinkTask extends SinkTask {
             w.close(Duration.ofSeconds(5));
         }
         writers.clear();
+        if (ledger != null) {
+            ledger.close();
+            ledger = null;
+        }
     }
 
     private void add(Rows rows, SinkRecord r) {
@@ -182,19 +236,15 @@ public final class ClickHouseSinkTask extends SinkTask {
         reporter.report(r, e); // throws once errors.tolerance is exceeded
     }
 
-    private void seal(PartitionBatches p) {
-        try {
-            p.seal();
-        } catch (WriterException | IllegalStateException e) {
-            throw new ConnectException(e.getMessage(), e);
-        }
-    }
-
     /**
      * Fails the task when a batch failed; reports the refused rows of the acknowledged batches at
      * the head (so their dead-letter writes start at once).
      */
     private void checkFailures() {
+        if (failure != null) {
+            RuntimeException e = failure;
+            throw e instanceof ConnectException c ? c : new ConnectException(e.getMessage(), e);
+        }
         for (PartitionBatches p : partitions.values()) {
             try {
                 p.committable();
@@ -205,15 +255,22 @@ public final class ClickHouseSinkTask extends SinkTask {
         }
     }
 
-    private PartitionBatches partition(TopicPartition tp) {
+    /**
+     * The batches of {@code r}'s partition; on its first record since the partition was assigned,
+     * with the ledger's recorded batches from that record's offset on.
+     */
+    private PartitionBatches partition(SinkRecord r) {
+        TopicPartition tp = new TopicPartition(r.topic(), r.kafkaPartition());
         PartitionBatches p = partitions.get(tp);
         if (p == null) {
             String table = config.tableFor(tp.topic());
             ClickHouseWriter w = writer(table);
+            List<BatchLedger.Entry> replay =
+                    ledger != null ? ledger.recorded(tp, r.kafkaOffset()) : List.of();
             p =
                     toleratesAll
-                            ? new PartitionBatches(tp, w, refusedRows.get(table), reporter)
-                            : new PartitionBatches(tp, w, null, null);
+                            ? new PartitionBatches(tp, w, refusedRows.get(table), reporter, replay)
+                            : new PartitionBatches(tp, w, null, null, replay);
             partitions.put(tp, p);
         }
         return p;

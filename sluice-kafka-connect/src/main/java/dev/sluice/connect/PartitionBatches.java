@@ -16,43 +16,52 @@ import org.apache.kafka.connect.sink.SinkRecord;
 
 /**
  * One partition's rows on their way to ClickHouse: the open batch (consecutive offsets, filled by
- * {@code put}) and the batches sent, in offset order, until ClickHouse acknowledged them. The
- * offset this partition may commit is the one after the last batch that is acknowledged together
- * with every batch before it: a record is never committed before its row is written (or it went to
- * the errant-record reporter, which the worker awaits before committing).
+ * {@code put}), the batches sealed and not yet handed to the writer, and the batches sent, in
+ * offset order, until ClickHouse acknowledged them. The offset this partition may commit is the one
+ * after the last batch that is acknowledged together with every batch before it: a record is never
+ * committed before its row is written (or it went to the errant-record reporter, which the worker
+ * awaits before committing).
+ *
+ * <p>A batch's token is {@code topic/partition/first-last}: the same offsets give the same token,
+ * and its {@code now()} is its first record's timestamp, so a batch sent again with the same
+ * boundaries builds the same block, which a table that deduplicates drops. Batches are sealed at
+ * {@code batch.max.records} offsets or after {@code batch.linger.ms}; with a {@link BatchLedger},
+ * sealed batches are recorded there before they are sent ({@link #unrecorded}, then {@link
+ * #submitSealed}), and when the partition is read again the recorded batches past the starting
+ * offset are re-created at exactly their boundaries — whatever the batch settings and linger —
+ * before new records are batched by the settings (ADR 0005).
  *
  * <p>Where the server's refused rows go to the reporter ({@link RefusedRows}), the open batch keeps
  * its records by row, so that a row the writer's bisection finds refused is reported as the record
  * it came from; a batch's offsets are committable only once those reports are written.
- *
- * <p>A batch's token is {@code topic/partition/first-last}: the same offsets give the same token,
- * so where a batch is sent again with the same boundaries (a retry; a replay after a restart of a
- * batch sealed by size) a table that deduplicates drops it.
  */
 final class PartitionBatches {
     private final TopicPartition partition;
     private final ClickHouseWriter writer;
     private final RefusedRows refused;
     private final ErrantRecordReporter reporter;
+    private final BatchCuts cuts;
+    private final List<Sealed> sealed = new ArrayList<>();
     private final Deque<SentBatch> sent = new ArrayDeque<>();
     private Rows open;
     private List<SinkRecord> openRecords;
-    private long first = -1;
-    private long last = -1;
-    private long openedNanos;
-    private long nowSeconds = -1;
     private long committable = -1;
+
+    /** A batch sealed, not yet handed to the writer. */
+    private record Sealed(Rows rows, List<SinkRecord> records, BatchCuts.Cut cut) {}
 
     /**
      * @param refused where the writer's refused rows are routed; null when a refused row fails its
      *     batch
      * @param reporter takes the refused rows' records; null exactly when {@code refused} is
+     * @param replay the recorded batches to re-create, in offset order (empty without a ledger)
      */
     PartitionBatches(
             TopicPartition partition,
             ClickHouseWriter writer,
             RefusedRows refused,
-            ErrantRecordReporter reporter) {
+            ErrantRecordReporter reporter,
+            List<BatchLedger.Entry> replay) {
         if ((refused == null) != (reporter == null)) {
             throw new IllegalArgumentException("refused rows need a reporter, and only they");
         }
@@ -60,28 +69,39 @@ final class PartitionBatches {
         this.writer = writer;
         this.refused = refused;
         this.reporter = reporter;
+        this.cuts = new BatchCuts(replay);
     }
 
-    ClickHouseWriter writer() {
-        return writer;
+    TopicPartition partition() {
+        return partition;
     }
 
-    /** The open batch's rows, opened at {@code offset} when none is open. */
+    /**
+     * The open batch's rows for the record at {@code offset}: the open batch is sealed first where
+     * {@link BatchCuts#cutBefore} says so, and a batch is opened when none is.
+     *
+     * @param nanos now, on the task's monotonic clock
+     */
     Rows rowsFor(long offset, Long timestampMillis, long nanos) {
+        if (cuts.cutBefore(offset)) {
+            seal();
+        }
         if (open == null) {
             open = writer.newRows();
             openRecords = refused != null ? new ArrayList<>() : null;
-            first = offset;
-            openedNanos = nanos;
-            nowSeconds =
-                    timestampMillis != null && timestampMillis >= 0 ? timestampMillis / 1000 : -1;
+            // a replay builds the very same block: the record's time, else the recorded one
+            long now =
+                    timestampMillis != null && timestampMillis >= 0
+                            ? timestampMillis / 1000
+                            : System.currentTimeMillis() / 1000;
+            cuts.open(offset, now, nanos);
         }
         return open;
     }
 
     /** Marks {@code offset} as part of the open batch (a row, or a record reported as errant). */
     void consumed(long offset) {
-        last = offset;
+        cuts.consumed(offset);
     }
 
     /** {@code r} became the open batch's next row. */
@@ -91,44 +111,80 @@ final class PartitionBatches {
         }
     }
 
-    /** Offsets the open batch spans (0 when none is open). */
-    long span() {
-        return open == null ? 0 : last - first + 1;
+    /** True when the open batch is complete ({@link BatchCuts#full}). */
+    boolean full(int maxRecords) {
+        return cuts.full(maxRecords);
     }
 
+    /** True when the open batch is due by time ({@link BatchCuts#lingered}). */
     boolean lingeredSince(long nanos, long lingerNanos) {
-        return open != null && nanos - openedNanos >= lingerNanos;
+        return cuts.lingered(nanos, lingerNanos);
     }
 
-    /** Sends the open batch (blocking while the writer's in-flight limit is reached). */
+    /** Seals the open batch: it is sent by the next {@link #submitSealed}. */
     void seal() {
         if (open == null) {
             return;
-        }
-        if (last < first) {
-            // opened but no record consumed (its first record failed before being counted)
-            open = null;
-            openRecords = null;
-            return;
-        }
-        String token = partition.topic() + "/" + partition.partition() + "/" + first + "-" + last;
-        String description =
-                partition.topic() + "-" + partition.partition() + " offsets " + first + ".." + last;
-        WriteOptions options = WriteOptions.token(token).describedAs(description);
-        if (nowSeconds >= 0) {
-            options = options.nowSeconds(nowSeconds); // a replay builds the very same block
         }
         Rows rows = open;
         List<SinkRecord> records = openRecords;
         open = null;
         openRecords = null;
+        BatchCuts.Cut cut = cuts.cut();
+        if (cut != null) {
+            sealed.add(new Sealed(rows, records, cut));
+        }
+    }
+
+    /** The boundaries of the sealed batches to record before they are sent (not those replayed). */
+    List<BatchLedger.Entry> unrecorded() {
+        List<BatchLedger.Entry> out = new ArrayList<>();
+        for (Sealed s : sealed) {
+            if (!s.cut.recorded()) {
+                BatchCuts.Cut c = s.cut;
+                out.add(new BatchLedger.Entry(partition, c.first(), c.last(), c.nowSeconds()));
+            }
+        }
+        return out;
+    }
+
+    /** Hands the sealed batches to the writer (blocking while its in-flight limit is reached). */
+    void submitSealed() {
+        int i = 0;
+        try {
+            for (; i < sealed.size(); i++) {
+                submit(sealed.get(i));
+            }
+        } finally {
+            sealed.subList(0, i).clear();
+        }
+    }
+
+    private void submit(Sealed s) {
+        BatchCuts.Cut c = s.cut;
+        String token =
+                partition.topic() + "/" + partition.partition() + "/" + c.first() + "-" + c.last();
+        String description =
+                partition.topic()
+                        + "-"
+                        + partition.partition()
+                        + " offsets "
+                        + c.first()
+                        + ".."
+                        + c.last();
+        WriteOptions options =
+                WriteOptions.token(token)
+                        .describedAs(description)
+                        .nowSeconds(c.nowSeconds())
+                        // where the table cannot drop a copy, the writer looks it up first
+                        .replayed(c.replayed());
         CompletableFuture<Written> done = new CompletableFuture<>();
-        SentBatch b = new SentBatch(first, last, description, records, done);
+        SentBatch b = new SentBatch(c.first(), c.last(), description, s.records, done);
         if (refused != null) {
             refused.register(b); // before the writer can meet a refused row
         }
         try {
-            writer.submit(rows, options).whenComplete(forward(done));
+            writer.submit(s.rows, options).whenComplete(forward(done));
         } catch (RuntimeException e) {
             if (refused != null) {
                 refused.unregister(b);
@@ -183,6 +239,7 @@ final class PartitionBatches {
             }
         }
         sent.clear();
+        sealed.clear();
         open = null;
         openRecords = null;
     }

@@ -18,6 +18,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -341,6 +342,136 @@ class ClickHouseSinkIT {
         for (int i = 0; i < n; i++) {
             assertThat(rows.get(i)).as("row %d", i).isEqualTo(expected(i));
         }
+    }
+
+    @Test
+    void aWorkerKilledMidStreamReplaysItsLingerSealedBatchesExactlyAndTheTableKeepsEachRowOnce()
+            throws Exception {
+        TestCluster.require();
+        String topic = TestKafka.newTopic("connect_linger", 2);
+        String table = TestCluster.newTable("connect_linger");
+        String ledger = TestCluster.newTable("connect_ledger");
+        TestCluster.execute(
+                1,
+                "CREATE TABLE "
+                        + table
+                        + " "
+                        + COLUMNS
+                        + " "
+                        + TestCluster.replicatedEngine(table, "id"));
+        String name = "linger-" + System.nanoTime();
+        Map<String, String> c = config(topic, table);
+        c.put("clickhouse.url", TestCluster.url(1));
+        c.put("batch.max.records", "100000"); // every batch is sealed by linger
+        c.put("batch.linger.ms", "150");
+        c.put("batch.ledger.table", ledger);
+        Path dir = Path.of("target", "connect-linger-" + System.nanoTime());
+        int rounds = 60;
+        int perRound = 100;
+        int n = rounds * perRound;
+        AtomicInteger produced = new AtomicInteger();
+        Thread producer =
+                new Thread(
+                        () -> {
+                            for (int k = 1; k < rounds; k++) {
+                                int base = k * perRound;
+                                TestKafka.produce(
+                                        topic,
+                                        perRound,
+                                        i ->
+                                                TestRecord.value(json(base + i))
+                                                        .withPartition((base + i) % 2));
+                                produced.addAndGet(perRound);
+                                try {
+                                    Thread.sleep(100);
+                                } catch (InterruptedException e) {
+                                    return;
+                                }
+                            }
+                        },
+                        "producer");
+        // Offsets committed every 4 s: a kill leaves many written batches uncommitted.
+        ConnectWorkerProcess first = ConnectWorkerProcess.start(dir, name, c, 4_000);
+        try {
+            TestKafka.produce(topic, perRound, i -> TestRecord.value(json(i)).withPartition(i % 2));
+            produced.addAndGet(perRound);
+            await("the first rows", () -> alive(first) && count(table) > 0);
+            producer.start(); // records keep arriving while the worker runs, dies, restarts
+            await(
+                    "a third of the rows, a commit, and rows written since",
+                    () -> {
+                        long committed = committed(name);
+                        long rows = count(table);
+                        return alive(first)
+                                && rows >= n / 3
+                                && committed > 0
+                                && rows - committed >= 300;
+                    });
+        } finally {
+            first.kill();
+        }
+        long rowsAtKill = count(table);
+        long committedAtKill = committed(name);
+        assertThat(rowsAtKill)
+                .as("rows written but not committed when the worker died: the replay sends them")
+                .isGreaterThan(committedAtKill);
+        long duplicates0 = event("DuplicatedInsertedBlocks");
+        try (ConnectWorkerProcess second = ConnectWorkerProcess.start(dir, name, c, 500)) {
+            producer.join();
+            assertThat(produced.get()).isEqualTo(n);
+            await("every offset committed", () -> alive(second) && committed(name) == n);
+        }
+        long duplicates1 = event("DuplicatedInsertedBlocks");
+        assertThat(duplicates1 - duplicates0)
+                .as("the replayed batches came again block for block and were dropped")
+                .isPositive();
+        List<List<Object>> rows;
+        try (NativeConnection conn = TestCluster.connect(1)) {
+            rows =
+                    conn.queryRows(
+                            "SELECT id, name, amount, ts, note FROM " + table + " ORDER BY id");
+        }
+        assertThat(rows).as("each row once").hasSize(n);
+        for (int i = 0; i < n; i++) {
+            assertThat(rows.get(i)).as("row %d", i).isEqualTo(expected(i));
+        }
+        // every batch was sealed by linger, and recorded before it was sent
+        List<List<Object>> entries =
+                TestCluster.query(
+                        1,
+                        "SELECT partition, count(), max(last - first + 1) FROM "
+                                + ledger
+                                + " WHERE topic = '"
+                                + topic
+                                + "' GROUP BY partition ORDER BY partition");
+        assertThat(entries).hasSize(2);
+        for (List<Object> e : entries) {
+            assertThat(((Number) e.get(1)).longValue()).isGreaterThan(3);
+            assertThat(((Number) e.get(2)).longValue()).isLessThan(n / 2);
+        }
+    }
+
+    private static long count(String clusterTable) {
+        return TestCluster.single(1, "SELECT count() FROM " + clusterTable);
+    }
+
+    /** True while the worker runs; fails with the end of its log once it does not. */
+    private static boolean alive(ConnectWorkerProcess w) {
+        try {
+            w.checkAlive();
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+        return true;
+    }
+
+    /** Offsets the connector's group committed, summed over the partitions. */
+    private static long committed(String connector) {
+        long sum = 0;
+        for (OffsetAndMetadata o : TestKafka.committedOffsets(group(connector)).values()) {
+            sum += o.offset();
+        }
+        return sum;
     }
 
     /** Server 1's count of {@code system.events} event {@code name} (0 before it happens). */
