@@ -39,9 +39,10 @@ import org.apache.kafka.connect.sink.SinkTask;
  */
 public final class ClickHouseSinkTask extends SinkTask {
     private SinkConfig config;
-    private final Map<String, ClickHouseWriter> writers = new HashMap<>();
-    private final Map<String, RefusedRows> refusedRows = new HashMap<>();
+    private final Map<String, TableSink> tables = new HashMap<>();
     private final Map<TopicPartition, PartitionBatches> partitions = new LinkedHashMap<>();
+    // the same, by topic and partition number: found per record without a TopicPartition
+    private final Map<String, PartitionBatches[]> byTopic = new HashMap<>();
     private ErrantRecordReporter reporter;
     private boolean toleratesAll;
     private BatchLedger ledger;
@@ -89,16 +90,11 @@ public final class ClickHouseSinkTask extends SinkTask {
     public void put(Collection<SinkRecord> records) {
         checkFailures();
         long now = System.nanoTime();
-        PartitionBatches p = null;
         for (SinkRecord r : records) {
-            if (p == null
-                    || r.kafkaPartition() != p.partition().partition()
-                    || !r.topic().equals(p.partition().topic())) {
-                p = partition(r);
-            }
+            PartitionBatches p = partition(r);
             Rows rows = p.rowsFor(r.kafkaOffset(), r.timestamp(), now);
             try {
-                add(rows, r);
+                p.filler().add(rows, r.value());
                 p.added(r);
             } catch (RuntimeException e) {
                 errant(r, e);
@@ -184,6 +180,7 @@ public final class ClickHouseSinkTask extends SinkTask {
             PartitionBatches p = partitions.remove(tp);
             if (p != null) {
                 p.abandon();
+                byTopic.get(tp.topic())[tp.partition()] = null;
             }
         }
     }
@@ -191,40 +188,16 @@ public final class ClickHouseSinkTask extends SinkTask {
     @Override
     public void stop() {
         partitions.clear();
-        for (ClickHouseWriter w : writers.values()) {
+        byTopic.clear();
+        for (TableSink t : tables.values()) {
             // nothing is committed after stop: waiting only spares a replay some duplicates
-            w.close(Duration.ofSeconds(5));
+            t.writer().close(Duration.ofSeconds(5));
         }
-        writers.clear();
+        tables.clear();
         if (ledger != null) {
             ledger.close();
             ledger = null;
         }
-    }
-
-    private void add(Rows rows, SinkRecord r) {
-        if (r.value() == null) {
-            throw new IllegalArgumentException(
-                    "a record without a value (a tombstone) cannot become a row");
-        }
-        try {
-            RecordValues.forEachField(r.value(), (name, value) -> set(rows, name, value));
-        } catch (RuntimeException e) {
-            rows.abortRow();
-            throw e;
-        }
-        rows.endRow();
-    }
-
-    private void set(Rows rows, String name, Object value) {
-        int i = rows.columnIndex(name);
-        if (i < 0) {
-            if (ignoreUnknownFields) {
-                return;
-            }
-            rows.set(name, value); // throws, naming the field and the table
-        }
-        rows.set(i, value);
     }
 
     private void errant(SinkRecord r, RuntimeException reason) {
@@ -260,46 +233,52 @@ public final class ClickHouseSinkTask extends SinkTask {
      * with the ledger's recorded batches from that record's offset on.
      */
     private PartitionBatches partition(SinkRecord r) {
-        TopicPartition tp = new TopicPartition(r.topic(), r.kafkaPartition());
-        PartitionBatches p = partitions.get(tp);
-        if (p == null) {
-            String table = config.tableFor(tp.topic());
-            ClickHouseWriter w = writer(table);
-            List<BatchLedger.Entry> replay =
-                    ledger != null ? ledger.recorded(tp, r.kafkaOffset()) : List.of();
-            p =
-                    toleratesAll
-                            ? new PartitionBatches(tp, w, refusedRows.get(table), reporter, replay)
-                            : new PartitionBatches(tp, w, null, null, replay);
-            partitions.put(tp, p);
+        PartitionBatches[] known = byTopic.get(r.topic());
+        int n = r.kafkaPartition();
+        if (known != null && n < known.length && known[n] != null) {
+            return known[n];
         }
+        TopicPartition tp = new TopicPartition(r.topic(), n);
+        TableSink table = table(config.tableFor(tp.topic()));
+        List<BatchLedger.Entry> replay =
+                ledger != null ? ledger.recorded(tp, r.kafkaOffset()) : List.of();
+        PartitionBatches p =
+                new PartitionBatches(tp, table, table.refused() != null ? reporter : null, replay);
+        partitions.put(tp, p);
+        if (known == null || n >= known.length) {
+            known = java.util.Arrays.copyOf(known == null ? new PartitionBatches[0] : known, n + 1);
+            byTopic.put(tp.topic(), known);
+        }
+        known[n] = p;
         return p;
     }
 
-    private ClickHouseWriter writer(String table) {
-        ClickHouseWriter w = writers.get(table);
-        if (w == null) {
+    private TableSink table(String table) {
+        TableSink t = tables.get(table);
+        if (t == null) {
+            ClickHouseWriter w;
+            RefusedRows refused = toleratesAll ? new RefusedRows() : null;
             try {
-                ClickHouseWriter.Builder b =
+                w =
                         ClickHouseWriter.builder(config.url(), table)
                                 .name("connect")
                                 .inflightPerShard(config.inflightPerShard())
                                 .maxInflightBytes(config.maxInflightBytes())
                                 .whenFull(WhenFull.WAIT)
-                                .threadNamePrefix("sluice-connect-" + table);
-                if (toleratesAll) {
-                    RefusedRows refused = new RefusedRows();
-                    b.rejectedRows(refused);
-                    refusedRows.put(table, refused);
-                } else {
-                    b.rejectedRows(RefusedRows.failing());
-                }
-                w = b.build();
+                                .threadNamePrefix("sluice-connect-" + table)
+                                .rejectedRows(refused != null ? refused : RefusedRows.failing())
+                                .build();
             } catch (WriterException e) {
                 throw new ConnectException("table " + table + ": " + e.getMessage(), e);
             }
-            writers.put(table, w);
+            t =
+                    new TableSink(
+                            w,
+                            new RowsPool(w, config.maxInflightBytes() / 2),
+                            new RowFiller(w.newRows(), ignoreUnknownFields),
+                            refused);
+            tables.put(table, t);
         }
-        return w;
+        return t;
     }
 }

@@ -38,6 +38,8 @@ import org.apache.kafka.connect.sink.SinkRecord;
 final class PartitionBatches {
     private final TopicPartition partition;
     private final ClickHouseWriter writer;
+    private final RowsPool pool;
+    private final RowFiller filler;
     private final RefusedRows refused;
     private final ErrantRecordReporter reporter;
     private final BatchCuts cuts;
@@ -51,29 +53,35 @@ final class PartitionBatches {
     private record Sealed(Rows rows, List<SinkRecord> records, BatchCuts.Cut cut) {}
 
     /**
-     * @param refused where the writer's refused rows are routed; null when a refused row fails its
-     *     batch
-     * @param reporter takes the refused rows' records; null exactly when {@code refused} is
+     * @param table the table's writer, rows and refused-row routing ({@link TableSink#refused}:
+     *     null when a refused row fails its batch)
+     * @param reporter takes the refused rows' records; null exactly when the table routes none
      * @param replay the recorded batches to re-create, in offset order (empty without a ledger)
      */
     PartitionBatches(
             TopicPartition partition,
-            ClickHouseWriter writer,
-            RefusedRows refused,
+            TableSink table,
             ErrantRecordReporter reporter,
             List<BatchLedger.Entry> replay) {
-        if ((refused == null) != (reporter == null)) {
+        if ((table.refused() == null) != (reporter == null)) {
             throw new IllegalArgumentException("refused rows need a reporter, and only they");
         }
         this.partition = partition;
-        this.writer = writer;
-        this.refused = refused;
+        this.writer = table.writer();
+        this.pool = table.pool();
+        this.filler = table.filler();
+        this.refused = table.refused();
         this.reporter = reporter;
         this.cuts = new BatchCuts(replay);
     }
 
     TopicPartition partition() {
         return partition;
+    }
+
+    /** How a record's value becomes a row of this partition's table. */
+    RowFiller filler() {
+        return filler;
     }
 
     /**
@@ -87,7 +95,7 @@ final class PartitionBatches {
             seal();
         }
         if (open == null) {
-            open = writer.newRows();
+            open = pool.take();
             openRecords = refused != null ? new ArrayList<>() : null;
             // a replay builds the very same block: the record's time, else the recorded one
             long now =
@@ -133,6 +141,8 @@ final class PartitionBatches {
         BatchCuts.Cut cut = cuts.cut();
         if (cut != null) {
             sealed.add(new Sealed(rows, records, cut));
+        } else {
+            pool.giveBack(rows);
         }
     }
 
@@ -179,7 +189,7 @@ final class PartitionBatches {
                         // where the table cannot drop a copy, the writer looks it up first
                         .replayed(c.replayed());
         CompletableFuture<Written> done = new CompletableFuture<>();
-        SentBatch b = new SentBatch(c.first(), c.last(), description, s.records, done);
+        SentBatch b = new SentBatch(c.first(), c.last(), description, s.rows, s.records, done);
         if (refused != null) {
             refused.register(b); // before the writer can meet a refused row
         }
@@ -227,6 +237,7 @@ final class PartitionBatches {
             if (refused != null) {
                 refused.unregister(s);
             }
+            pool.giveBack(s.rows); // the writer is done with them: the completion is done
         }
         return committable;
     }

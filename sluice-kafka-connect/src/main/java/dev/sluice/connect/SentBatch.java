@@ -1,5 +1,6 @@
 package dev.sluice.connect;
 
+import dev.sluice.pipeline.writer.Rows;
 import dev.sluice.pipeline.writer.Written;
 import java.util.ArrayList;
 import java.util.List;
@@ -24,6 +25,9 @@ final class SentBatch {
     final String description;
     final CompletableFuture<Written> done;
 
+    /** The batch's rows: the writer's until {@link #done} is done. */
+    final Rows rows;
+
     /** Row i's record; null where refused rows fail the batch instead. */
     private final List<SinkRecord> records;
 
@@ -37,11 +41,13 @@ final class SentBatch {
             long first,
             long last,
             String description,
+            Rows rows,
             List<SinkRecord> records,
             CompletableFuture<Written> done) {
         this.first = first;
         this.last = last;
         this.description = description;
+        this.rows = rows;
         this.records = records;
         this.done = done;
     }

@@ -159,6 +159,17 @@ class ClickHouseSinkIT {
         String table = table("connect_json");
         int n = 3_000;
         TestKafka.produce(topic, n, i -> TestRecord.of("k" + i, json(i)).withPartition(i % 3));
+        // and a name with a lone UTF-16 surrogate: stored as the writer converts it ('?')
+        TestKafka.produce(
+                topic,
+                1,
+                i ->
+                        TestRecord.value(
+                                        "{\"id\":"
+                                                + n
+                                                + ",\"name\":\"\\ud800-x \u00e9\u4e2d\",\"amount\":1.5,"
+                                                + "\"ts\":1700000000}")
+                                .withPartition(0));
         String name = "json-" + System.nanoTime();
         Map<String, String> c = config(topic, table);
         c.put("tasks.max", "2"); // two tasks share the three partitions
@@ -168,10 +179,12 @@ class ClickHouseSinkIT {
             awaitCommitted(name, topic, w);
         }
         List<List<Object>> rows = rows(table);
-        assertThat(rows).hasSize(n);
+        assertThat(rows).hasSize(n + 1);
         for (int i = 0; i < n; i++) {
             assertThat(rows.get(i)).as("row %d", i).isEqualTo(expected(i));
         }
+        assertThat(rows.get(n))
+                .isEqualTo(List.of((long) n, "?-x \u00e9\u4e2d", 1.5, 1_700_000_000L, "none"));
     }
 
     @Test

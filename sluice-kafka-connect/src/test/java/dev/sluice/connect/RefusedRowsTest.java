@@ -40,7 +40,8 @@ class RefusedRowsTest {
     }
 
     private static SentBatch batch(List<SinkRecord> records) {
-        return new SentBatch(10, 14, "events-0 offsets 10..14", records, new CompletableFuture<>());
+        return new SentBatch(
+                10, 14, "events-0 offsets 10..14", null, records, new CompletableFuture<>());
     }
 
     @Test
