@@ -6,6 +6,7 @@ import dev.sluice.pipeline.writer.WhenFull;
 import dev.sluice.pipeline.writer.WriterException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -38,6 +39,9 @@ import org.apache.kafka.connect.sink.SinkTask;
  * next {@code put}, and its offsets are never committed.
  */
 public final class ClickHouseSinkTask extends SinkTask {
+    /** Connect's {@code errors.tolerance}: {@code none} (default) or {@code all}. */
+    static final String ERRORS_TOLERANCE = "errors.tolerance";
+
     private SinkConfig config;
     private final Map<String, TableSink> tables = new HashMap<>();
     private final Map<TopicPartition, PartitionBatches> partitions = new LinkedHashMap<>();
@@ -82,9 +86,6 @@ public final class ClickHouseSinkTask extends SinkTask {
                             config.ledgerRetentionDays());
         }
     }
-
-    /** Connect's {@code errors.tolerance}: {@code none} (default) or {@code all}. */
-    static final String ERRORS_TOLERANCE = "errors.tolerance";
 
     @Override
     public void put(Collection<SinkRecord> records) {
@@ -246,7 +247,7 @@ public final class ClickHouseSinkTask extends SinkTask {
                 new PartitionBatches(tp, table, table.refused() != null ? reporter : null, replay);
         partitions.put(tp, p);
         if (known == null || n >= known.length) {
-            known = java.util.Arrays.copyOf(known == null ? new PartitionBatches[0] : known, n + 1);
+            known = Arrays.copyOf(known == null ? new PartitionBatches[0] : known, n + 1);
             byTopic.put(tp.topic(), known);
         }
         known[n] = p;
