@@ -109,13 +109,18 @@ final class ConnectWorkerProcess implements AutoCloseable {
         process.waitFor(30, TimeUnit.SECONDS);
     }
 
-    /** A clean stop (SIGTERM: the worker stops its tasks and commits). */
+    /** A clean stop (SIGTERM: the worker stops its tasks and commits); SIGKILL after a minute. */
     @Override
-    public void close() throws InterruptedException {
+    public void close() {
         process.destroy();
-        if (!process.waitFor(60, TimeUnit.SECONDS)) {
+        try {
+            if (!process.waitFor(60, TimeUnit.SECONDS)) {
+                process.destroyForcibly();
+                process.waitFor(30, TimeUnit.SECONDS);
+            }
+        } catch (InterruptedException e) {
             process.destroyForcibly();
-            process.waitFor(30, TimeUnit.SECONDS);
+            Thread.currentThread().interrupt();
         }
     }
 }
