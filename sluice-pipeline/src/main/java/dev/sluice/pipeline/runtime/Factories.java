@@ -90,6 +90,16 @@ public interface Factories {
     }
 
     /**
+     * The rows {@code sql} selects on the replica at {@code url}: the writer's periodic look at the
+     * table's columns ({@code sink.clickhouse.schema_check_interval}).
+     */
+    default List<List<Object>> queryRows(String url, SinkSpec sink, String sql) {
+        try (ClickHouseClient c = ClickHouseClient.open(config(url, sink))) {
+            return c.queryRows(sql);
+        }
+    }
+
+    /**
      * What the replica at {@code url} records about the query ids starting with {@code prefix} (an
      * INSERT whose acknowledgement was lost), over a connection of its own whose connect and read
      * timeouts are at most {@code timeout}.
@@ -121,6 +131,17 @@ public interface Factories {
             @Override
             public List<List<Object>> clusterRows(String url, String cluster) {
                 return f.clusterRows(url, sink, cluster);
+            }
+
+            @Override
+            public List<List<Object>> queryRows(String url, String sql) {
+                return f.queryRows(url, sink, sql);
+            }
+
+            @Override
+            public Connections forTable(String table) {
+                return f.connections(
+                        sink.toBuilder().table(table).tables(java.util.Map.of()).build());
             }
 
             @Override

@@ -61,6 +61,23 @@ final class InsertState {
         this.of = of;
     }
 
+    /**
+     * This INSERT with its rows re-encoded for an altered table ({@code rows} of them now): the
+     * same token, and its progress so far — attempts (query ids go on counting), doubts about
+     * earlier attempts, the replay look-up.
+     */
+    InsertState reencoded(int rows, long bytes) {
+        InsertState s = new InsertState(token, rows, bytes, index, of);
+        s.part = part;
+        s.doubts.addAll(doubts);
+        s.copies = copies;
+        s.attempts = attempts;
+        s.replayChecked = replayChecked;
+        s.lastQueryId = lastQueryId;
+        s.doubtReason = doubtReason;
+        return s;
+    }
+
     /** The prefix of every attempt's query id. */
     String prefix() {
         return token + "#";

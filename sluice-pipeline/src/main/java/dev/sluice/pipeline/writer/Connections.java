@@ -42,6 +42,25 @@ public interface Connections {
     QueryTrace trace(
             String url, String prefix, LocalDate since, Duration timeout, QueryLogging logging);
 
+    /**
+     * The rows {@code sql} selects on the server at {@code url}, over a connection of its own: the
+     * writer's periodic look at its tables' columns.
+     *
+     * @throws UnsupportedOperationException when these connections cannot run queries (a fake)
+     */
+    default List<List<Object>> queryRows(String url, String sql) {
+        throw new UnsupportedOperationException("these connections do not run queries");
+    }
+
+    /**
+     * The same servers, describing {@code table} instead ({@link #describe}): a writer serving
+     * several tables asks for each. By default the very same connections, for implementations whose
+     * {@link #describe} does not depend on a table.
+     */
+    default Connections forTable(String table) {
+        return this;
+    }
+
     /** Connections over each URL's own transport, with {@code sink}'s compression and settings. */
     static Connections of(SinkSpec sink) {
         return new Connections() {
@@ -62,6 +81,19 @@ public interface Connections {
                 try (ClickHouseClient c = ClickHouseClient.open(config(url, sink))) {
                     return c.queryRows(ClusterShards.query(cluster));
                 }
+            }
+
+            @Override
+            public List<List<Object>> queryRows(String url, String sql) {
+                try (ClickHouseClient c = ClickHouseClient.open(config(url, sink))) {
+                    return c.queryRows(sql);
+                }
+            }
+
+            @Override
+            public Connections forTable(String table) {
+                return Connections.of(
+                        sink.toBuilder().table(table).tables(java.util.Map.of()).build());
             }
 
             @Override
