@@ -268,9 +268,11 @@ public final class ClickHouseWriter implements BatchQueue, AutoCloseable {
     private WriterTable fixed() {
         if (fixed == null) {
             throw new IllegalStateException(
-                    "this writer has no table of its own (its tables are "
-                            + sink.route().describe()
-                            + "): name the table");
+                    "this writer has no table of its own"
+                            + (sink.table() != null || !sink.tables().isEmpty()
+                                    ? " (its tables are " + sink.route().describe() + ")"
+                                    : "")
+                            + ": name the table (newRows(table), layout(table))");
         }
         return fixed;
     }
