@@ -111,6 +111,9 @@ public final class BatchSender implements AutoCloseable {
     /** Times the batch being sent found its table changed. */
     private int tableChanges;
 
+    /** The server of the last attempt: whether it takes deduplication tokens. */
+    private ServerInfo lastServer;
+
     /**
      * One table as this writer sends to it: what follows from its layout, built once per layout.
      */
@@ -274,6 +277,7 @@ public final class BatchSender implements AutoCloseable {
             long tried = clock.nanoTime();
             try {
                 BlockInserter inserter = replicas.connection();
+                lastServer = inserter.server();
                 while (next < units.size()) {
                     InsertParts.Unit unit = units.get(next);
                     InsertState state = unit.state();
@@ -370,6 +374,9 @@ public final class BatchSender implements AutoCloseable {
                     InsertState state = units.get(next).state();
                     if (policy.deduplicates()) {
                         reason = RetryReason.DEDUPLICATED;
+                        state.interrupted =
+                                new InsertState.Doubt(
+                                        ((InsertOutcomeUnknownException) e).queryId(), url);
                     } else {
                         String queryId = ((InsertOutcomeUnknownException) e).queryId();
                         state.doubts.add(new InsertState.Doubt(queryId, url));
@@ -550,7 +557,20 @@ public final class BatchSender implements AutoCloseable {
                 units.remove(i); // every row went to the error policy
                 continue;
             }
-            units.set(i, InsertParts.reencoded(unit, re.block(), re.kept()));
+            InsertParts.Unit again = InsertParts.reencoded(unit, re.block(), re.kept());
+            InsertState state = again.state();
+            if (state.interrupted != null
+                    && (lastServer == null || !lastServer.supportsInsertDeduplicationToken())) {
+                // That copy may be in the table, and a server that compares blocks (no token)
+                // does not know the re-encoded one: never a silent second copy.
+                state.doubts.add(state.interrupted);
+                state.doubtReason =
+                        "an attempt of it was interrupted before "
+                                + table
+                                + " was altered, and the table drops a repeated block only when"
+                                + " it is identical; the one sent after the change is re-encoded";
+            }
+            units.set(i, again);
             i++;
         }
         return null;

@@ -51,6 +51,13 @@ final class InsertState {
     String doubtReason;
 
     /**
+     * An attempt interrupted after its data was sent and sent again without a look-up, because the
+     * table drops a repeated block; null when none was. Should the block change before it is
+     * acknowledged (the table was altered), that attempt becomes a doubt.
+     */
+    Doubt interrupted;
+
+    /**
      * @param index this INSERT's number in its batch (0-based), of {@code of}
      */
     InsertState(String token, int rows, long bytes, int index, int of) {
@@ -75,6 +82,7 @@ final class InsertState {
         s.replayChecked = replayChecked;
         s.lastQueryId = lastQueryId;
         s.doubtReason = doubtReason;
+        s.interrupted = interrupted;
         return s;
     }
 

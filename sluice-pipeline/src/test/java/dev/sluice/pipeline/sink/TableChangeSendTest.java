@@ -152,6 +152,8 @@ class TableChangeSendTest {
                 1);
     }
 
+    private final DeliveryNotes notes = new DeliveryNotes();
+
     private BatchSender sender(FakeInserter replica) {
         InsertTarget.Layout fixed = Altered.layoutOf(BEFORE, 0);
         return new BatchSender(
@@ -167,7 +169,7 @@ class TableChangeSendTest {
                         OutcomePolicy.deduplicating(),
                         (url, prefix, since, timeout, logging) -> replica.trace(prefix),
                         UnresolvedInserts.inMemory(),
-                        new DeliveryNotes(),
+                        notes,
                         "n0nce",
                         SplitInserts.inMemory(),
                         handler)
@@ -281,5 +283,29 @@ class TableChangeSendTest {
                 .contains("column x is not in db.t");
         assertThat(replica.inserts()).isEmpty();
         assertThat(new ArrayList<>(rejected)).isEmpty();
+    }
+
+    @Test
+    void anAttemptInterruptedBeforeTheChangeIsCountedAsMaybeWrittenTwiceWhereBlocksAreCompared() {
+        // 18.16 takes no deduplication token: a Replicated table drops only an identical block
+        FakeInserter replica = new FakeInserter(FakeInserter.server(18, 16));
+        replica.interruptNext(true); // written, but the answer was lost
+        // the table is altered before the resend arrives
+        replica.onInterrupted(
+                () ->
+                        replica.failNext(
+                                BatchSenderTest.serverError(16, "No such column gone in table t")));
+        Altered target = new Altered();
+        BatchSender sender = sender(replica);
+
+        assertThat(sender.send(batch(target, "1", "2"))).isEqualTo(Batch.Outcome.WRITTEN);
+
+        assertThat(replica.inserts()).hasSize(2); // the interrupted copy, and the re-encoded one
+        assertThat(metrics.shard(0).rowsPossiblyDuplicated.getLongValue()).isEqualTo(2);
+        assertThat(notes.lines())
+                .singleElement()
+                .asString()
+                .contains("may be in the table twice")
+                .contains("interrupted before db.t was altered");
     }
 }
