@@ -46,6 +46,11 @@ import java.util.concurrent.locks.LockSupport;
  * <p>Partitions come and go through the {@link PartitionListener} the source calls from inside
  * {@code poll}/{@code idle}: an assigned partition starts at its checkpoint; a revoked one has its
  * open batch sealed, its batches awaited (bounded), its position committed, and is forgotten.
+ *
+ * <p>A partition's records go to one table (its topic's, {@link Lanes}) and are decoded in that
+ * table's {@link Lane}; when the writer found the table altered, the lane is made again for its new
+ * columns once the batch open for the old ones is sealed ({@link #followTable}). Partitions read
+ * side by side are gathered into one batch per table.
  */
 final class PipelineThread implements BatchOwner, PartitionListener, Runnable {
     static final int POLL_RECORDS = 4096;
