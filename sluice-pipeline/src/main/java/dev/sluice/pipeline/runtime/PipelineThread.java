@@ -520,27 +520,21 @@ final class PipelineThread implements BatchOwner, PartitionListener, Runnable {
      * the pipeline stops instead (a batch could not be sealed).
      */
     private boolean replaceLane(Lane old) throws RecordException {
+        for (PartitionState p : partitions.values()) {
+            if (p.lane == old
+                    && (p.ready != null
+                            || (p.open != null && !p.open.isEmpty() && p.open.pinned() != null))) {
+                return true; // a replayed batch of the old columns ends at its boundary first
+            }
+        }
         long now = parts.clock().nanoTime();
-        if (combine) {
-            if (!sealRound(SealReason.TABLE_CHANGED, now, p -> p.lane == old)) {
+        if (combine && !sealRound(SealReason.TABLE_CHANGED, now, p -> p.lane == old)) {
+            return false;
+        }
+        for (PartitionState p : partitions.values()) {
+            if (p.lane == old && !seal(p, SealReason.TABLE_CHANGED, now)) {
                 return false;
             }
-        }
-        boolean waiting = false;
-        for (PartitionState p : partitions.values()) {
-            if (p.lane != old) {
-                continue;
-            }
-            OpenBatch open = p.open;
-            if (open != null && !open.isEmpty() && open.pinned() == null) {
-                if (!seal(p, SealReason.TABLE_CHANGED, now)) {
-                    return false;
-                }
-            }
-            waiting |= (p.open != null && !p.open.isEmpty()) || p.ready != null;
-        }
-        if (waiting) {
-            return true; // a replayed batch of the old layout is still open: later
         }
         Lane fresh = lanes.lane(old.target);
         old.handHeaderTo(fresh);

@@ -230,7 +230,11 @@ public final class BatchSender implements AutoCloseable {
     /** Sends {@code batch}; never throws. A fatal failure is reported to the supervisor. */
     public Batch.Outcome send(Batch batch) {
         try {
-            use(shapers == null ? null : batch.target());
+            try {
+                use(shapers == null ? null : batch.target());
+            } catch (RuntimeException e) {
+                return fatal(batch, "cannot send " + batch + ": " + e.getMessage(), e);
+            }
             tableChanges = 0;
             return write(batch);
         } finally {
