@@ -20,6 +20,7 @@ import java.io.IOException;
 import java.time.Duration;
 import java.time.LocalDate;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The parts of a pipeline the runtime does not build itself, filled in by the CLI from the {@link
@@ -140,8 +141,7 @@ public interface Factories {
 
             @Override
             public Connections forTable(String table) {
-                return f.connections(
-                        sink.toBuilder().table(table).tables(java.util.Map.of()).build());
+                return f.connections(sink.toBuilder().table(table).tables(Map.of()).build());
             }
 
             @Override

@@ -8,6 +8,7 @@ import dev.sluice.pipeline.source.RecordBatch;
 import dev.sluice.pipeline.transform.ExpressionStage;
 import dev.sluice.pipeline.transform.Transform;
 import dev.sluice.pipeline.transform.TransformChain;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -76,7 +77,7 @@ final class Lane {
         int len = from.end[i] - from.start[i];
         to.source = from.source;
         to.partition = from.partition;
-        to.data = java.util.Arrays.copyOfRange(from.data, from.start[i], from.end[i]);
+        to.data = Arrays.copyOfRange(from.data, from.start[i], from.end[i]);
         to.count = 1;
         to.start[0] = 0;
         to.end[0] = len;

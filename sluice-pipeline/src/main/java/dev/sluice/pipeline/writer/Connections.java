@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.time.LocalDate;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 
 /**
  * How a {@link ClickHouseWriter} reaches the servers of its shards. {@link #of(SinkSpec)} opens
@@ -92,8 +93,7 @@ public interface Connections {
 
             @Override
             public Connections forTable(String table) {
-                return Connections.of(
-                        sink.toBuilder().table(table).tables(java.util.Map.of()).build());
+                return Connections.of(sink.toBuilder().table(table).tables(Map.of()).build());
             }
 
             @Override

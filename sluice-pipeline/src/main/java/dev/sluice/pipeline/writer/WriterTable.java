@@ -7,7 +7,6 @@ import dev.sluice.pipeline.sink.InsertTarget;
 import dev.sluice.pipeline.spec.PipelineSpec.ShardSpec;
 import dev.sluice.pipeline.spec.PipelineSpec.SinkSpec;
 import java.util.List;
-import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.regex.Pattern;
 
@@ -220,7 +219,4 @@ final class WriterTable implements InsertTarget {
     Rows newRows() {
         return new Rows(this, current);
     }
-
-    /** Reports the table's change, for writers without a listener: nothing. */
-    static final Consumer<String> IGNORE = line -> {};
 }
