@@ -2,9 +2,9 @@ package dev.sluice.bench;
 
 import dev.sluice.clickhouse.block.Block;
 import dev.sluice.clickhouse.format.Formats;
+import dev.sluice.clickhouse.format.InputFormat;
 import dev.sluice.clickhouse.format.RowFormat;
 import dev.sluice.clickhouse.format.TextFormat;
-import dev.sluice.clickhouse.http.InputFormat;
 import dev.sluice.clickhouse.io.WireOutput;
 import dev.sluice.rigs.data.EventsData;
 import java.util.concurrent.TimeUnit;

@@ -7,6 +7,7 @@ import dev.sluice.cli.SluiceCli.Result;
 import dev.sluice.clickhouse.client.ConnectionConfig;
 import dev.sluice.clickhouse.client.NativeConnection;
 import dev.sluice.clickhouse.it.TestServer;
+import dev.sluice.kafka.it.TestKafka;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.ServerSocket;
@@ -276,6 +277,10 @@ class CliErrorsIT {
                 env.put("EXPORT_DIR", in.toString());
             }
             case "generator-to-clickhouse.yaml" -> {}
+            case "kafka-to-clickhouse.yaml" -> {
+                env.put("KAFKA_BOOTSTRAP_SERVERS", TestKafka.bootstrapServers());
+                env.put("KAFKA_TOPIC", TestKafka.newTopic("example-events", 2));
+            }
             case "ndjson-files.yaml" -> {
                 Files.writeString(
                         in.resolve("requests-1.ndjson"),
@@ -362,7 +367,12 @@ class CliErrorsIT {
                     .contains("ok    configuration " + example)
                     .contains("check passed")
                     .doesNotContain("FAIL");
-            if (!name.startsWith("generator")) {
+            if (name.startsWith("kafka")) {
+                // A Kafka source is checked without consuming: brokers, topics, the group.
+                assertThat(r.stdout())
+                        .as(name)
+                        .contains("ok    kafka " + env.get("KAFKA_BOOTSTRAP_SERVERS"));
+            } else if (!name.startsWith("generator")) {
                 assertThat(r.stdout()).as(name).contains("ok    decoded 1 of the first 1 records");
             }
         }

@@ -35,6 +35,13 @@ final class SluiceProcess implements AutoCloseable {
      */
     static SluiceProcess start(Path dir, Map<String, String> env, String... args)
             throws IOException {
+        return start(dir, env, List.of(), args);
+    }
+
+    /** {@link #start(Path, Map, String...)} with options for the JVM. */
+    static SluiceProcess start(
+            Path dir, Map<String, String> env, List<String> jvmOptions, String... args)
+            throws IOException {
         String jar = System.getProperty("sluice.cli.jar");
         assertThat(jar).as("sluice.cli.jar system property").isNotNull();
         List<String> cmd = new ArrayList<>();
@@ -42,6 +49,7 @@ final class SluiceProcess implements AutoCloseable {
         cmd.add("--enable-native-access=ALL-UNNAMED");
         // Small heap: the machine is shared, and the budgets under test are far below it.
         cmd.add("-Xmx1g");
+        cmd.addAll(jvmOptions);
         cmd.add("-jar");
         cmd.add(jar);
         cmd.addAll(List.of(args));
@@ -128,6 +136,14 @@ final class SluiceProcess implements AutoCloseable {
 
     private static String tail(String text) {
         return text.length() <= 2000 ? text : "..." + text.substring(text.length() - 2000);
+    }
+
+    /** The first {@code lines} lines of the live objects' class histogram (after a full GC). */
+    String classHistogram(int lines) throws IOException, InterruptedException {
+        String jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd").toString();
+        String[] all = jcmd(jcmd, "GC.class_histogram").split("\n");
+        return String.join(
+                "\n", java.util.Arrays.asList(all).subList(0, Math.min(lines, all.length)));
     }
 
     private String jcmd(String jcmd, String command) throws IOException, InterruptedException {

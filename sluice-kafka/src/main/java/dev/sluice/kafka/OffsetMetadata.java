@@ -16,8 +16,10 @@ import java.util.List;
  *    run          batch: first-offset-minus-position + (last - first) : shard : now [: g group]
  * </pre>
  *
- * <p>A batch that gathered several partitions carries its group ({@code <hash>.<members>}) in each
- * member's entry, so that a member that owns them all after a crash re-creates it whole.
+ * <p>A batch that gathered several partitions carries its group ({@code <hash>.<members>@<run>},
+ * see {@link LedgerEntry#group}) in each member's entry, so that a member that owns them all after
+ * a crash re-creates it whole, and one replayed alone looks it up under the group's token (the run:
+ * members may carry others). Metadata written before the run was kept reads as before.
  *
  * <p>Offsets are written relative to the position and to each batch's first, so that a batch costs
  * some twenty bytes and the pipeline's cap of batches in flight per partition stays well within the

@@ -66,11 +66,16 @@ public interface ClickHouseClient extends BlockInserter {
         return rows;
     }
 
-    /** Opens a client for the URL's transport ({@code clickhouse://} or {@code http(s)://}). */
+    /**
+     * Opens a client for the URL's transport: {@code clickhouse://} a {@link NativeConnection},
+     * {@code http(s)://} the HTTP transport's client, found as a {@link TransportProvider}.
+     *
+     * @throws IllegalStateException when no provider of the URL's transport is on the class path
+     */
     static ClickHouseClient open(ConnectionConfig config) {
         return switch (config.transport()) {
             case NATIVE -> NativeConnection.open(config);
-            case HTTP -> dev.sluice.clickhouse.http.HttpConnection.open(config);
+            case HTTP -> Transports.open(config);
         };
     }
 

@@ -1,6 +1,5 @@
 package dev.sluice.clickhouse.format;
 
-import dev.sluice.clickhouse.http.InputFormat;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;

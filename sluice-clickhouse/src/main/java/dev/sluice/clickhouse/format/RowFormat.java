@@ -1,7 +1,6 @@
 package dev.sluice.clickhouse.format;
 
 import dev.sluice.clickhouse.block.Block;
-import dev.sluice.clickhouse.http.InputFormat;
 import dev.sluice.clickhouse.io.WireOutput;
 
 /**

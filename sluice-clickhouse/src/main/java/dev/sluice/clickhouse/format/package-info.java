@@ -5,7 +5,7 @@
  * <p>{@link dev.sluice.clickhouse.format.Formats} names them: RowBinary and
  * RowBinaryWithNamesAndTypes, TabSeparated (-WithNames, -WithNamesAndTypes), CSV (CSVWithNames),
  * Values, JSONEachRow and JSONCompactEachRow; each is a {@link
- * dev.sluice.clickhouse.http.InputFormat} the HTTP transport sends. {@link
+ * dev.sluice.clickhouse.format.InputFormat} the HTTP transport sends. {@link
  * dev.sluice.clickhouse.format.RowFormat#encoderFor} builds, once per block shape, a tree of small
  * per-column writers ({@link dev.sluice.clickhouse.format.RowBinaryWriter} for the binary formats,
  * {@code TextWriters} for text), so writing a row is one virtual call per value, with no type test

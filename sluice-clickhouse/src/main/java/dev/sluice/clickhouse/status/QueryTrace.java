@@ -2,7 +2,7 @@ package dev.sluice.clickhouse.status;
 
 import dev.sluice.clickhouse.client.ClickHouseClient;
 import dev.sluice.clickhouse.client.ServerException;
-import dev.sluice.clickhouse.schema.SchemaDiscovery;
+import dev.sluice.clickhouse.types.TypeParser;
 import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -87,7 +87,7 @@ public record QueryTrace(List<Running> running, List<Entry> log, boolean logRead
      */
     public static QueryTrace lookup(
             ClickHouseClient client, String prefix, LocalDate since, QueryLogging logging) {
-        String p = SchemaDiscovery.literal(prefix);
+        String p = TypeParser.quote(prefix);
         List<Running> running = new ArrayList<>();
         for (List<Object> row :
                 client.queryRows(

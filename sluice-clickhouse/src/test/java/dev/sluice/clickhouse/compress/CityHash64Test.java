@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * CityHash64 v1.0.2 against values ClickHouse 18.16 computed ({@code SELECT cityHash64(...)}); the
- * server comparison over thousands of strings of every length class is in {@code
+ * server comparison over thousands of strings of every length class is in sluice-table's {@code
  * FunctionsServerIT}.
  */
 class CityHash64Test {

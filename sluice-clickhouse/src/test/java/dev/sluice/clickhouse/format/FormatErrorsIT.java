@@ -9,7 +9,6 @@ import dev.sluice.clickhouse.client.ClickHouseException;
 import dev.sluice.clickhouse.client.ConnectionConfig;
 import dev.sluice.clickhouse.client.ServerException;
 import dev.sluice.clickhouse.http.HttpConnection;
-import dev.sluice.clickhouse.http.InputFormat;
 import dev.sluice.clickhouse.io.WireOutput;
 import dev.sluice.clickhouse.it.FaultyProxy;
 import dev.sluice.clickhouse.it.TestServer;

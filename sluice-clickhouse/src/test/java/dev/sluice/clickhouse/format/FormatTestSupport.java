@@ -4,7 +4,6 @@ import dev.sluice.clickhouse.block.Block;
 import dev.sluice.clickhouse.column.Column;
 import dev.sluice.clickhouse.column.ColumnFactory;
 import dev.sluice.clickhouse.column.ColumnValues;
-import dev.sluice.clickhouse.http.InputFormat;
 import dev.sluice.clickhouse.io.WireOutput;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;

@@ -10,7 +10,6 @@ import dev.sluice.clickhouse.client.InsertResult;
 import dev.sluice.clickhouse.client.NativeConnection;
 import dev.sluice.clickhouse.column.Column;
 import dev.sluice.clickhouse.http.HttpConnection;
-import dev.sluice.clickhouse.http.InputFormat;
 import dev.sluice.clickhouse.io.WireOutput;
 import dev.sluice.clickhouse.it.TestServer;
 import java.math.BigDecimal;

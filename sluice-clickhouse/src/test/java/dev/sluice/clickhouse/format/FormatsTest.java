@@ -11,7 +11,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.sluice.clickhouse.block.Block;
 import dev.sluice.clickhouse.column.Column;
 import dev.sluice.clickhouse.column.ColumnFactory;
-import dev.sluice.clickhouse.http.InputFormat;
 import dev.sluice.clickhouse.io.WireOutput;
 import java.io.ByteArrayOutputStream;
 import java.lang.management.ManagementFactory;

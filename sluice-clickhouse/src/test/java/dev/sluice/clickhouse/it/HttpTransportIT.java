@@ -13,8 +13,6 @@ import dev.sluice.clickhouse.client.InsertResult;
 import dev.sluice.clickhouse.client.NativeConnection;
 import dev.sluice.clickhouse.client.ServerException;
 import dev.sluice.clickhouse.column.ColumnValues;
-import dev.sluice.clickhouse.schema.SchemaDiscovery;
-import dev.sluice.clickhouse.schema.TableSchema;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -56,10 +54,14 @@ class HttpTransportIT {
         return rows;
     }
 
+    /** A block of the table's columns, as the server describes them over {@code c}. */
     private static Block block(ClickHouseClient c, String table, List<List<Object>> rows) {
-        TableSchema schema = SchemaDiscovery.describe(c, table);
-        List<String> names = schema.columns().stream().map(TableSchema.Column::name).toList();
-        List<String> types = schema.columns().stream().map(TableSchema.Column::typeName).toList();
+        List<String> names = new ArrayList<>();
+        List<String> types = new ArrayList<>();
+        for (List<Object> column : c.queryRows("DESCRIBE TABLE " + table)) {
+            names.add((String) column.get(0));
+            types.add((String) column.get(1));
+        }
         Block b = Block.forHeader(names, types);
         for (List<Object> row : rows) {
             for (int i = 0; i < row.size(); i++) {

@@ -9,10 +9,13 @@ package dev.sluice.pipeline.checkpoint;
  *
  * @param nowSeconds the batch's {@code now()} in epoch seconds, or -1 when not recorded (a ledger
  *     written before it was kept): a replay then takes its own
- * @param group for a batch that gathered rows of several partitions: {@code <hash>.<members>}, the
- *     hash of every member's partition and range and how many members there are — the same in each
- *     member's entry, so a replay that owns them all re-creates the batch whole; null for a batch
- *     of one partition
+ * @param group for a batch that gathered rows of several partitions: {@code
+ *     <hash>.<members>[@<run>][~a]}, the hash of every member's partition and range and how many
+ *     members there are — the same in each member's entry, so a replay that owns them all
+ *     re-creates the batch whole — then the run of the group's token (members may carry different
+ *     runs: with Kafka each partition keeps the run of the instance that first committed it, so the
+ *     group's run is recorded with it; absent in entries written before it was kept) and the mark
+ *     of a member sent alone; null for a batch of one partition
  */
 public record LedgerEntry(
         String partition, long first, long last, int shard, long nowSeconds, String group) {
@@ -30,9 +33,69 @@ public record LedgerEntry(
         this(partition, first, last, shard, nowSeconds, null);
     }
 
+    /**
+     * Appended to the group of a member sent alone (docs/adr/0011): its replays look the group up
+     * and send the member alone again, and no replay waits for it or re-creates the group whole —
+     * which would write the rows of members already sent alone once more.
+     */
+    public static final String ALONE = "~a";
+
     /** How many partitions the entry's batch gathered (1 without a group). */
     public int members() {
-        return group == null ? 1 : Integer.parseInt(group.substring(group.indexOf('.') + 1));
+        if (group == null) {
+            return 1;
+        }
+        String g = baseGroup();
+        return Integer.parseInt(g.substring(g.indexOf('.') + 1));
+    }
+
+    /** True for a member of a group that was sent alone. */
+    public boolean sentAlone() {
+        return group != null && group.endsWith(ALONE);
+    }
+
+    /** Separates the group's run from its hash and size in {@link #group}. */
+    private static final char RUN = '@';
+
+    /**
+     * The recorded group of a new batch of several partitions: its hash and size ({@code
+     * DedupToken.groupOf}) with the run of its token, so that a member replayed alone looks the
+     * group up under the group's token whatever run the member's partition carries (docs/adr/0011).
+     * A run that could not travel in the recorded forms (only letters, digits, {@code _ - .}) is
+     * left out: the replay then falls back to its member's run.
+     */
+    public static String groupWithRun(String group, String run) {
+        return run != null && run.matches("[A-Za-z0-9_.-]+") ? group + RUN + run : group;
+    }
+
+    /** The group's hash and size, without its run or the mark of a member sent alone. */
+    public String baseGroup() {
+        if (group == null) {
+            return null;
+        }
+        String g = sentAlone() ? group.substring(0, group.length() - ALONE.length()) : group;
+        int at = g.indexOf(RUN);
+        return at < 0 ? g : g.substring(0, at);
+    }
+
+    /**
+     * The run of the group's token; null without a group or when the entry was written before it
+     * was recorded (the member's own run is then the best guess).
+     */
+    public String groupRun() {
+        if (group == null) {
+            return null;
+        }
+        String g = sentAlone() ? group.substring(0, group.length() - ALONE.length()) : group;
+        int at = g.indexOf(RUN);
+        return at < 0 ? null : g.substring(at + 1);
+    }
+
+    /** This entry as a member of its group sent alone. */
+    public LedgerEntry alone() {
+        return sentAlone() || group == null
+                ? this
+                : new LedgerEntry(partition, first, last, shard, nowSeconds, group + ALONE);
     }
 
     /** True when the record at {@code position} belongs to this batch's range. */

@@ -687,7 +687,7 @@ final class PipelineThread implements BatchOwner, PartitionListener, Runnable {
         LedgerEntry pinned = batch.pinned();
         if (pinned != null) {
             if (!batch.isEmpty() && batch.lastPosition() >= pinned.last()) {
-                if (pinned.group() != null) {
+                if (pinned.group() != null && !pinned.sentAlone()) {
                     readyForGroup(part, nowNanos);
                 } else {
                     return seal(part, SealReason.REPLAY, nowNanos);
@@ -979,12 +979,14 @@ final class PipelineThread implements BatchOwner, PartitionListener, Runnable {
             parts.metrics().abandonedBatches.inc();
             return true;
         }
+        if (pinned != null && pinned.group() != null) {
+            return sealMember(part, open, pinned, reason);
+        }
         // The recorded token only for a batch that is exactly the recorded one: a batch sealed
         // early must not claim the rest of the range, nor may the rest of a range sealed early
         // claim the whole — a server holding that token would drop the rows it lacks (ADR 0005).
         boolean replayed =
                 pinned != null
-                        && pinned.group() == null
                         && open.firstPosition() == pinned.first()
                         && open.lastPosition() == pinned.last()
                         && pinned.shard() < parts.router().shards();
@@ -1026,6 +1028,81 @@ final class PipelineThread implements BatchOwner, PartitionListener, Runnable {
         }
         part.open = null;
         sealed(batch);
+        return true;
+    }
+
+    /**
+     * Seals a replayed member of a batch of several partitions on its own: its batch cannot be
+     * re-created whole here (another consumer owns a member, or the range was cut short). The
+     * group's INSERTs may be in the table already, and a server that deduplicates would not know
+     * this member's rows among them; so the batch carries the group's token, and its writer looks
+     * the group up on every replica of the group's shard before sending it (docs/adr/0011): written
+     * — not sent again. It goes to the group's shard, with the group's {@code now()}, under a token
+     * of its range, and is recorded again with the group marked "sent alone" ({@link
+     * LedgerEntry#alone}): a later replay looks the group up and sends the member alone again, but
+     * never waits for it nor re-creates the group whole (that would write again the rows of members
+     * already sent alone).
+     */
+    private boolean sealMember(
+            PartitionState part, OpenBatch open, LedgerEntry pinned, SealReason reason) {
+        boolean sameShards = pinned.shard() < parts.router().shards();
+        boolean whole =
+                sameShards
+                        && open.firstPosition() == pinned.first()
+                        && open.lastPosition() == pinned.last();
+        long nowSeconds =
+                pinned.nowSeconds() >= 0
+                        ? pinned.nowSeconds()
+                        : Math.floorDiv(parts.clock().currentTimeMillis(), 1000);
+        LedgerEntry bounds;
+        if (whole) {
+            bounds = pinned.alone(); // marked: never waited for nor re-created whole again
+        } else {
+            int shard =
+                    sameShards
+                            ? pinned.shard()
+                            : parts.router().shardFor(part.name, open.firstPosition());
+            bounds =
+                    new LedgerEntry(
+                                    part.name,
+                                    open.firstPosition(),
+                                    open.lastPosition(),
+                                    shard,
+                                    nowSeconds,
+                                    pinned.group())
+                            .alone();
+        }
+        if (bounds != pinned) {
+            part.sealed(bounds);
+        }
+        String token =
+                DedupToken.of(
+                        parts.pipeline(),
+                        part.run,
+                        source.name(),
+                        part.name,
+                        bounds.first(),
+                        bounds.last(),
+                        bounds.shard());
+        String groupToken =
+                DedupToken.group(
+                        parts.pipeline(),
+                        pinned.groupRun() != null ? pinned.groupRun() : part.run,
+                        source.name(),
+                        pinned.baseGroup(),
+                        pinned.shard());
+        part.open = null;
+        sealed(
+                Batch.memberAlone(
+                        this,
+                        open,
+                        bounds,
+                        whole,
+                        token,
+                        groupToken,
+                        reason,
+                        nowSeconds,
+                        part.epoch));
         return true;
     }
 
@@ -1094,6 +1171,10 @@ final class PipelineThread implements BatchOwner, PartitionListener, Runnable {
         }
         String group = DedupToken.groupOf(ranges);
         int shard = parts.router().shardFor("g" + group, 0);
+        // The token's run goes with the group: a member replayed alone by an owner whose partition
+        // carries another run looks the group up under this one (docs/adr/0011).
+        String run = members.get(0).run;
+        String recorded = LedgerEntry.groupWithRun(group, run);
         List<Batch.Segment> segments = new ArrayList<>();
         for (PartitionState m : members) {
             LedgerEntry bounds =
@@ -1103,15 +1184,14 @@ final class PipelineThread implements BatchOwner, PartitionListener, Runnable {
                             m.open.lastPosition(),
                             shard,
                             batchNow(m.open),
-                            group);
+                            recorded);
             m.sealed(bounds);
             segments.add(new Batch.Segment(m.open, bounds, m.epoch));
             roundRows -= m.open.rows();
             roundBytes -= m.open.dataBytes();
             m.open = null;
         }
-        String token =
-                DedupToken.group(parts.pipeline(), members.get(0).run, source.name(), group, shard);
+        String token = DedupToken.group(parts.pipeline(), run, source.name(), group, shard);
         sealed(new Batch(this, segments, shard, false, token, reason, nowSeconds));
         return true;
     }
@@ -1137,6 +1217,11 @@ final class PipelineThread implements BatchOwner, PartitionListener, Runnable {
      * parts, and the batch is sent whole once all are ({@link #trySealGroup}).
      */
     private void readyForGroup(PartitionState part, long nowNanos) {
+        if (part.ready != null) {
+            // The partition read on past a part still waiting for its batch: that part is sent
+            // alone (looked up first) rather than dropped — its rows would hold the commit back.
+            sealAlone(part, nowNanos);
+        }
         part.ready = part.open;
         part.open = null;
         trySealGroup(part.ready.pinned().group(), nowNanos);
@@ -1146,7 +1231,8 @@ final class PipelineThread implements BatchOwner, PartitionListener, Runnable {
      * Sends a replayed batch of several partitions once every part is complete — whole, with its
      * recorded token, so a server that deduplicates drops it if it has it. When a part cannot come
      * any more (its partition is not this thread's, or its range was cut short), the complete parts
-     * are sent alone, each with a token of its own range (at-least-once).
+     * are sent alone, each with a token of its own range, once the group's INSERTs are looked up
+     * and found not written ({@link #sealMember}).
      */
     private void trySealGroup(String group, long nowNanos) {
         List<PartitionState> ready = new ArrayList<>();
@@ -1188,7 +1274,11 @@ final class PipelineThread implements BatchOwner, PartitionListener, Runnable {
                             : Math.floorDiv(parts.clock().currentTimeMillis(), 1000);
             String token =
                     DedupToken.group(
-                            parts.pipeline(), ready.get(0).run, source.name(), group, any.shard());
+                            parts.pipeline(),
+                            any.groupRun() != null ? any.groupRun() : ready.get(0).run,
+                            source.name(),
+                            any.baseGroup(),
+                            any.shard());
             sealed(
                     new Batch(
                             this,
@@ -1205,7 +1295,10 @@ final class PipelineThread implements BatchOwner, PartitionListener, Runnable {
         }
     }
 
-    /** A replayed part whose batch cannot be re-created whole: sent alone, under its own range. */
+    /**
+     * A replayed part whose batch cannot be re-created whole: sent alone, under its own range,
+     * unless the group's INSERTs are found written ({@link #sealMember}).
+     */
     private void sealAlone(PartitionState p, long nowNanos) {
         OpenBatch later = p.open;
         p.open = p.ready;

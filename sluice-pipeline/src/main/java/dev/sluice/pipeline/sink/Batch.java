@@ -8,6 +8,7 @@ import dev.sluice.pipeline.checkpoint.LedgerEntry;
 import dev.sluice.pipeline.decode.TargetColumns;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 
 /**
  * A sealed batch, bound for one shard with a deduplication token derived from its recorded
@@ -52,6 +53,7 @@ public final class Batch {
     private final long nowSeconds;
     private final long copyBytes;
     private final boolean part;
+    private final String groupToken;
     private final String described;
 
     /** A part's rows' rows in its parent batch (null: the same rows). */
@@ -94,7 +96,40 @@ public final class Batch {
                 replayed,
                 token,
                 reason,
-                nowSeconds);
+                nowSeconds,
+                null);
+    }
+
+    /**
+     * A replayed member of a batch of several partitions, sent alone because its batch cannot be
+     * re-created whole (another consumer owns a member now): before it is sent, the group's INSERTs
+     * are looked up by {@code groupToken} on every replica of its shard, and it is not sent when
+     * they were written (docs/adr/0011).
+     *
+     * @param boundaries the member's range; its recorded group entry when the range is exactly it
+     * @param replayed true when {@code token} is the member's recorded range (an earlier run or
+     *     owner may have sent the member alone already)
+     * @param groupToken the deduplication token of the group's batch
+     */
+    public static Batch memberAlone(
+            BatchOwner owner,
+            OpenBatch open,
+            LedgerEntry boundaries,
+            boolean replayed,
+            String token,
+            String groupToken,
+            SealReason reason,
+            long nowSeconds,
+            long epoch) {
+        return new Batch(
+                owner,
+                List.of(new Segment(open, boundaries, epoch)),
+                boundaries.shard(),
+                replayed,
+                token,
+                reason,
+                nowSeconds,
+                Objects.requireNonNull(groupToken, "groupToken"));
     }
 
     /** A batch of one or more partitions' segments, in the order their rows are sent. */
@@ -106,6 +141,18 @@ public final class Batch {
             String token,
             SealReason reason,
             long nowSeconds) {
+        this(owner, segments, shard, replayed, token, reason, nowSeconds, null);
+    }
+
+    private Batch(
+            BatchOwner owner,
+            List<Segment> segments,
+            int shard,
+            boolean replayed,
+            String token,
+            SealReason reason,
+            long nowSeconds,
+            String groupToken) {
         if (segments.isEmpty()) {
             throw new IllegalArgumentException("a batch needs a segment");
         }
@@ -129,6 +176,7 @@ public final class Batch {
         }
         this.copyBytes = copy;
         this.part = false;
+        this.groupToken = groupToken;
         this.described = null;
         this.parentRows = null;
         if (this.segments.size() == 1) {
@@ -157,6 +205,8 @@ public final class Batch {
         this.segments = parent.segments;
         this.replayed = parent.replayed;
         this.token = parent.token + "/k" + shard;
+        // The group's rows for this shard went in the group's part for it.
+        this.groupToken = parent.groupToken == null ? null : parent.groupToken + "/k" + shard;
         this.reason = parent.reason;
         this.bytes = bytes;
         this.nowSeconds = parent.nowSeconds;
@@ -230,6 +280,7 @@ public final class Batch {
         this.nowSeconds = nowSeconds;
         this.copyBytes = 0;
         this.part = true; // its rows are its block's
+        this.groupToken = null;
         this.parentRows = null;
         this.described = described;
         this.block = block;
@@ -345,6 +396,19 @@ public final class Batch {
 
     public String token() {
         return token;
+    }
+
+    /**
+     * For a replayed member of a batch of several partitions sent alone ({@link #memberAlone}): the
+     * group batch's token, whose INSERTs are looked up before this batch is sent; null otherwise.
+     */
+    public String groupToken() {
+        return groupToken;
+    }
+
+    /** True when the batch gathers rows of several partitions (its INSERTs are looked up by it). */
+    public boolean gathersPartitions() {
+        return segments.size() > 1;
     }
 
     public SealReason reason() {

@@ -42,8 +42,10 @@ import java.util.function.IntUnaryOperator;
  * twice, and are looked up once more after the resend is acknowledged) or {@code fail} (the
  * pipeline stops naming the batch's range and query id). A replayed INSERT (after a restart) is
  * looked up the same way before its first attempt, so one an earlier run wrote is not written
- * again. Counts go to the shard's metrics, and the INSERTs a user must know about to {@link
- * DeliveryNotes}.
+ * again. A member of a batch of several partitions replayed alone ({@link Batch#groupToken()}) is
+ * first looked up by its group's token on every replica of the shard ({@link GroupLookup}), on
+ * every table: the group written — the member is not sent (docs/adr/0011). Counts go to the shard's
+ * metrics, and the INSERTs a user must know about to {@link DeliveryNotes}.
  *
  * <p>A server error about the INSERT's rows or size ({@link ErrorClass#CONTENT}, {@link
  * ErrorClass#SIZE}) is not retried as it is: the INSERT is sent as its two halves, each under a
@@ -105,6 +107,11 @@ public final class BatchSender implements AutoCloseable {
     private OutcomePolicy policy;
     private OutcomeResolver resolver;
 
+    /** The settings of a batch of several partitions' INSERTs: logged on every table. */
+    private Map<String, String> groupSettings;
+
+    private GroupLookup groups;
+
     /** Set by {@link #tableChanged} when the table could not be described now (retried). */
     private boolean schemaRetry;
 
@@ -123,7 +130,9 @@ public final class BatchSender implements AutoCloseable {
             Map<String, String> settings,
             BatchShaper shaper,
             OutcomePolicy policy,
-            OutcomeResolver resolver) {}
+            OutcomeResolver resolver,
+            Map<String, String> groupSettings,
+            GroupLookup groups) {}
 
     /**
      * @param nonce this pipeline start's mark in query ids, telling its attempts from earlier runs'
@@ -167,7 +176,9 @@ public final class BatchSender implements AutoCloseable {
                                 settingsOf(policy),
                                 shaper,
                                 policy,
-                                new OutcomeResolver(lookup, clock, policy.logging(), nonce));
+                                new OutcomeResolver(lookup, clock, policy.logging(), nonce),
+                                groupSettingsOf(policy),
+                                new GroupLookup(lookup, clock, policy.logging()));
         if (fixed != null) {
             use(null);
         }
@@ -189,6 +200,16 @@ public final class BatchSender implements AutoCloseable {
         return Map.copyOf(s);
     }
 
+    /**
+     * The settings of a batch of several partitions' INSERTs for a table where {@code policy}
+     * holds: query-logged on every table (docs/adr/0011); the user's own win.
+     */
+    private Map<String, String> groupSettingsOf(OutcomePolicy policy) {
+        Map<String, String> g = new HashMap<>(policy.groupInsertSettings());
+        g.putAll(settingsOf(policy));
+        return Map.copyOf(g);
+    }
+
     /** Points the sender at {@code t}'s table as last described (null: the constructor's). */
     private void use(InsertTarget t) {
         TableState state = fixed;
@@ -207,7 +228,9 @@ public final class BatchSender implements AutoCloseable {
                                 settingsOf(p),
                                 shapers.apply(now.plan()),
                                 p,
-                                new OutcomeResolver(lookup, clock, p.logging(), nonce));
+                                new OutcomeResolver(lookup, clock, p.logging(), nonce),
+                                groupSettingsOf(p),
+                                new GroupLookup(lookup, clock, p.logging()));
                 tables.put(t, state);
             }
         }
@@ -218,6 +241,8 @@ public final class BatchSender implements AutoCloseable {
         shaper = state.shaper();
         policy = state.policy();
         resolver = state.resolver();
+        groupSettings = state.groupSettings();
+        groups = state.groups();
     }
 
     /** What to do with a replayed INSERT after looking it up. */
@@ -262,6 +287,33 @@ public final class BatchSender implements AutoCloseable {
                             i,
                             inserts.size()));
         }
+        String memberDoubt = null; // why a member sent alone may be in the table already
+        if (batch.groupToken() != null && !units.isEmpty()) {
+            GroupLookup.Result g = lookUpGroup(batch);
+            switch (g.verdict()) {
+                case WRITTEN -> {
+                    metrics.checks(OutcomeCheck.WRITTEN).inc();
+                    for (InsertParts.Unit unit : units) {
+                        alreadyWritten(unit.state());
+                    }
+                    return Batch.Outcome.WRITTEN;
+                }
+                case NOT_WRITTEN -> metrics.checks(OutcomeCheck.NOT_WRITTEN).inc();
+                case NOT_FOUND -> {} // never reached a replica, as far as their logs tell
+                case UNKNOWN -> {
+                    metrics.checks(OutcomeCheck.UNKNOWN).inc();
+                    if (policy.onUnknown() == OnUnknownOutcome.FAIL) {
+                        return giveUp(
+                                batch, units.get(0).state(), groupUnknown(batch, g.reason()), null);
+                    }
+                    metrics.retries(RetryReason.UNKNOWN).inc();
+                    memberDoubt = g.reason();
+                }
+                case INTERRUPTED -> {
+                    return giveUp(batch, units.get(0).state(), null, null);
+                }
+            }
+        }
         int next = 0; // the first unit not written (nor rejected) yet
         int attempts = 0;
         int failuresInRow = 0;
@@ -270,8 +322,8 @@ public final class BatchSender implements AutoCloseable {
         long failingSince = -1; // when the attempts that failed since the last progress began
         while (true) {
             if (next == units.size()) {
-                countBatch(units); // the last INSERT was found written after an interruption
-                return Batch.Outcome.WRITTEN;
+                // the last INSERT was found written after an interruption
+                return written(batch, units, memberDoubt);
             }
             if ((attempts > 0 || split) && supervisor.abandonQueued()) {
                 return giveUp(batch, units.get(next).state(), null, null);
@@ -314,7 +366,7 @@ public final class BatchSender implements AutoCloseable {
                             inserter.insert(
                                     table,
                                     block,
-                                    settingsFor(inserter.server(), state.token),
+                                    settingsFor(inserter.server(), state.token, batch),
                                     queryId);
                     long end = clock.nanoTime();
                     metrics.insertSeconds.observe((end - tried) / 1e9);
@@ -325,8 +377,7 @@ public final class BatchSender implements AutoCloseable {
                     failuresInRow = 0;
                     failingSince = -1;
                 }
-                countBatch(units);
-                return Batch.Outcome.WRITTEN;
+                return written(batch, units, memberDoubt);
             } catch (RuntimeException e) {
                 ErrorClass kind = ErrorClass.of(e);
                 metrics.errors(kind).inc();
@@ -609,6 +660,64 @@ public final class BatchSender implements AutoCloseable {
             metrics.rowsRejected.inc();
         }
         return null;
+    }
+
+    /**
+     * The group a member replayed alone belonged to, looked up on every replica of the shard: where
+     * the server keeps no log of sluice's INSERTs, its outcome is unknown.
+     */
+    private GroupLookup.Result lookUpGroup(Batch batch) {
+        if (!policy.looksUpGroups()) {
+            return new GroupLookup.Result(GroupLookup.Verdict.UNKNOWN, policy.logging().detail());
+        }
+        return groups.look(
+                batch.groupToken(), replicas.urls(), clock.nanoTime() + policy.timeout().toNanos());
+    }
+
+    /**
+     * The batch is written: counted, and — a member sent alone while its group's outcome was
+     * unknown — its rows this run wrote counted as possibly written twice.
+     */
+    private Batch.Outcome written(Batch batch, List<InsertParts.Unit> units, String memberDoubt) {
+        countBatch(units);
+        if (memberDoubt != null) {
+            long rows = 0;
+            for (InsertParts.Unit u : units) {
+                if (u.state().copies > 0) {
+                    rows += u.state().rows;
+                }
+            }
+            if (rows > 0) {
+                metrics.rowsPossiblyDuplicated.inc(rows);
+                notes.add(
+                        batch.describeRange()
+                                + ": may be in the table twice — sent alone, though it was part"
+                                + " of a batch of several partitions (query_ids starting '"
+                                + batch.groupToken()
+                                + "') whose outcome is unknown: "
+                                + memberDoubt);
+            }
+        }
+        return Batch.Outcome.WRITTEN;
+    }
+
+    /** Why the pipeline stops at a member whose group's outcome is unknown, and what to check. */
+    private String groupUnknown(Batch batch, String why) {
+        return "the outcome of an INSERT is unknown: "
+                + batch.describeRange()
+                + " was part of a batch of several partitions sent to shard "
+                + shard
+                + " in an earlier run (query_ids starting '"
+                + batch.groupToken()
+                + "'), and "
+                + why
+                + ". Sent alone it would be written twice if that batch was written, so it is not"
+                + " sent. On every replica of the shard: SELECT query_id, type, written_rows FROM"
+                + " system.query_log WHERE startsWith(query_id, '"
+                + batch.groupToken()
+                + "') — QueryFinish (2) with rows for each of its INSERTs means written; resuming"
+                + " looks it up again, and on_unknown_outcome: resend (--on-unknown-outcome"
+                + " resend) sends it anyway";
     }
 
     /**
@@ -930,8 +1039,8 @@ public final class BatchSender implements AutoCloseable {
         return Batch.Outcome.ABANDONED;
     }
 
-    private Map<String, String> settingsFor(ServerInfo server, String token) {
-        Map<String, String> s = new HashMap<>(settings);
+    private Map<String, String> settingsFor(ServerInfo server, String token, Batch batch) {
+        Map<String, String> s = new HashMap<>(batch.gathersPartitions() ? groupSettings : settings);
         if (server.supportsInsertDeduplicationToken()) {
             s.put("insert_deduplicate", "1");
             s.put("insert_deduplication_token", token);

@@ -72,6 +72,15 @@ final class InsertParts {
         return token + "/r" + from + "-" + (to - 1);
     }
 
+    /** The token of the INSERT whose part {@code token} is ({@link #subToken}); else itself. */
+    static String wholeToken(String token) {
+        int r = token.lastIndexOf("/r");
+        if (r < 0 || !token.substring(r + 2).matches("[0-9]+-[0-9]+")) {
+            return token;
+        }
+        return token.substring(0, r);
+    }
+
     /** One INSERT, whole: {@code index} of the batch's {@code of}. */
     static Unit whole(BatchShaper.Insert insert, String token, int index, int of) {
         Block b = insert.block();

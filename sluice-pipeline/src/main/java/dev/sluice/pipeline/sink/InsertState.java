@@ -9,8 +9,11 @@ import java.util.List;
  *
  * <p>Every attempt's query id is {@code <token>#<run nonce>.<n>}: the INSERT's deduplication token
  * (batch token plus sub-token), then the sending pipeline's nonce (different on every start, so
- * attempts of earlier runs can be told from this one's), then the attempt number. The server logs
- * it, so {@code startsWith(query_id, '<token>#')} finds every attempt ever made of this INSERT.
+ * attempts of earlier runs can be told from this one's), then the attempt number — and, when the
+ * batch is sent as several INSERTs, {@code /<of>}, how many: a look-up by the batch's token alone
+ * (a member of a batch of several partitions replayed alone, {@link GroupLookup}) can then tell
+ * whether it found them all. The server logs it, so {@code startsWith(query_id, '<token>#')} finds
+ * every attempt ever made of this INSERT.
  */
 final class InsertState {
 
@@ -93,7 +96,7 @@ final class InsertState {
 
     /** The query id of the next attempt, counted as sent. */
     String nextQueryId(String nonce) {
-        lastQueryId = prefix() + nonce + "." + (++attempts);
+        lastQueryId = prefix() + nonce + "." + (++attempts) + (of > 1 ? "/" + of : "");
         return lastQueryId;
     }
 

@@ -50,6 +50,24 @@ public record OutcomePolicy(
         return deduplicates ? Map.of() : logging.insertSettings();
     }
 
+    /**
+     * Settings added to the INSERTs of a batch of several partitions, on every table: {@code
+     * log_queries=1} when the server needs it, so that a member replayed alone can look them up
+     * (docs/adr/0011).
+     */
+    public Map<String, String> groupInsertSettings() {
+        return logging.insertSettings();
+    }
+
+    /**
+     * True when a member of a batch of several partitions replayed alone can look up the group's
+     * INSERTs — on any table, since a server that deduplicates cannot tell the member's rows among
+     * the group's either.
+     */
+    boolean looksUpGroups() {
+        return logging.usable();
+    }
+
     /** True when an interrupted or replayed INSERT is looked up on its server. */
     boolean looksUp() {
         return !deduplicates && logging.usable();

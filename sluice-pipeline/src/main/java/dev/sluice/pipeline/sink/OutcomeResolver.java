@@ -282,7 +282,8 @@ final class OutcomeResolver {
                 .minusDays(days);
     }
 
-    private static Duration lookupTimeout(long leftNanos) {
+    /** A look's connect and read timeout with {@code leftNanos} to the deadline. */
+    static Duration lookupTimeout(long leftNanos) {
         Duration left = Duration.ofNanos(Math.max(0, leftNanos));
         if (left.compareTo(MIN_LOOKUP) < 0) {
             return MIN_LOOKUP;

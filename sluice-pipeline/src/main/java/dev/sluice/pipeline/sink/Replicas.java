@@ -65,6 +65,11 @@ final class Replicas implements AutoCloseable {
         return urls.get(current);
     }
 
+    /** Every replica's URL, as configured (passwords included: never print them). */
+    List<String> urls() {
+        return urls;
+    }
+
     /** The current replica's URL without its password, for messages. */
     String describe() {
         return ConnectionConfig.redact(urls.get(current));

@@ -13,11 +13,11 @@ import java.util.Map;
 
 /**
  * What start-up learns about the target table on one shard: its schema, the server, whether a batch
- * sent again is dropped there, and — where it is not — whether the server logs sluice's INSERTs so
- * that an interrupted one can be looked up.
+ * sent again is dropped there, and whether the server logs sluice's INSERTs so that one can be
+ * looked up — an interrupted one where the table cannot deduplicate, and on every table the batch
+ * of several partitions a member replayed alone belonged to (docs/adr/0011).
  *
- * @param logging the server's query log as probed; not probed (not logged) where the table
- *     deduplicates, since nothing is looked up there
+ * @param logging the server's query log as probed
  */
 public record TargetTable(
         TableSchema schema,
@@ -41,18 +41,15 @@ public record TargetTable(
 
     /**
      * The sink's table as the server at the other end of {@code client} describes it, with what
-     * holds for INSERTs carrying the URL's and the sink's settings; the query log is probed where
-     * the table cannot deduplicate.
+     * holds for INSERTs carrying the URL's and the sink's settings, and the server's query log as
+     * probed.
      */
     public static TargetTable describe(ClickHouseClient client, SinkSpec sink) {
         TableSchema schema = SchemaDiscovery.describe(client, sink.table());
         Map<String, String> settings = new HashMap<>(client.config().settings());
         settings.putAll(sink.settings());
         RetryDeduplication dedup = RetryDeduplication.of(schema, client.server(), settings);
-        QueryLogging logging =
-                dedup.deduplicates()
-                        ? QueryLogging.notLogged("not needed: the table deduplicates")
-                        : QueryLogging.probe(client, settings);
+        QueryLogging logging = QueryLogging.probe(client, settings);
         return new TargetTable(schema, client.server(), dedup, logging);
     }
 

@@ -67,7 +67,8 @@ class CombinedBatchTest {
                         99_003L);
         assertThat(b.token()).matches("test@.+/mem/g[0-9a-f]{16}\\.3/[01]");
         assertThat(b.segments())
-                .allMatch(sg -> sg.bounds().group().endsWith(".3"))
+                .allMatch(sg -> sg.bounds().baseGroup().endsWith(".3"))
+                .allMatch(sg -> b.token().contains("@" + sg.bounds().groupRun() + "/"))
                 .allMatch(sg -> sg.bounds().shard() == b.shard());
 
         h.sink.ackAll();
@@ -130,7 +131,7 @@ class CombinedBatchTest {
     }
 
     @Test
-    void aReplayMissingAPartitionSendsTheOthersAloneUnderTheirOwnRanges() throws Exception {
+    void aReplayMissingAPartitionSendsTheOthersAloneAfterLookingUpTheirBatch() throws Exception {
         LocalCheckpoints first = LocalCheckpoints.open(dir, "test");
         ThreadHarness before = harness(first, "a", "b");
         before.start();
@@ -144,22 +145,100 @@ class CombinedBatchTest {
 
         LocalCheckpoints second = LocalCheckpoints.open(dir, "test");
         ThreadHarness after = harness(second, "a"); // b went to another consumer
+        after.maxRows = 2; // other settings now
+        after.clock.advanceMillis(60_000); // and another time
         after.start();
         after.source.offer("a", 3);
         after.turns(3);
 
         assertThat(after.batches()).hasSize(1);
         Batch alone = after.batches().get(0);
-        assertThat(alone.replayed()).isFalse();
+        // Its own range's token (a server that has the group cannot tell these rows among its
+        // rows), to the group's shard with the group's now(), and the group's token to look up
+        // first: the writer sends it only if the group was not written (ADR 0011).
         assertThat(alone.token()).isNotEqualTo(original.token()).contains("/a/0-20/");
-        assertThat(alone.rows()).isEqualTo(3);
+        assertThat(alone.token()).endsWith("/" + original.shard());
+        assertThat(alone.groupToken()).isEqualTo(original.token());
+        assertThat(alone.shard()).isEqualTo(original.shard());
+        assertThat(alone.nowSeconds()).isEqualTo(original.nowSeconds());
+        assertThat(alone.replayed()).isTrue(); // the range is the recorded one
+        assertThat(alone.gathersPartitions()).isFalse();
+        assertThat(values(alone)).containsExactly(97_000L, 97_001L, 97_002L);
         second.close();
-        // Recorded again under its own range: the group's entry is replaced for the next run.
+        // The group's entry is kept, so that a replay after another crash looks the group up too.
         try (LocalCheckpoints again = LocalCheckpoints.open(dir, "test")) {
             List<LedgerEntry> kept = again.checkpoint("a").inFlight();
             assertThat(kept).hasSize(1);
-            assertThat(kept.get(0).group()).isNull();
+            assertThat(kept.get(0).baseGroup()).isEqualTo(original.boundaries().baseGroup());
+            assertThat(kept.get(0).groupRun()).isEqualTo(original.boundaries().groupRun());
+            assertThat(kept.get(0).sentAlone()).isTrue();
+            assertThat(kept.get(0).members()).isEqualTo(2);
         }
+    }
+
+    @Test
+    void aPartWaitingForItsBatchIsSentAloneWhenItsPartitionReadsOnIntoTheNextBatch()
+            throws Exception {
+        LocalCheckpoints first = LocalCheckpoints.open(dir, "test");
+        ThreadHarness before = harness(first, "a", "b");
+        before.start();
+        before.source.offer("a", 3);
+        before.source.offer("b", 2);
+        before.turns(3);
+        before.clock.advanceMillis(1_000);
+        before.turns(1); // group 1: a 0..20, b 0..10
+        before.source.offer("a", 3);
+        before.source.offer("b", 2);
+        before.turns(3);
+        before.clock.advanceMillis(1_000);
+        before.turns(1); // group 2: a 30..50, b 20..30
+        assertThat(before.batches()).hasSize(2);
+        Batch g1 = before.batches().get(0);
+        Batch g2 = before.batches().get(1);
+        first.close(); // crash: neither acknowledged
+
+        LocalCheckpoints second = LocalCheckpoints.open(dir, "test");
+        ThreadHarness after = harness(second, "a", "b");
+        after.start();
+        after.source.offer("a", 6); // a reads through both batches' ranges before b has a record
+        after.turns(4);
+        // a's part of group 1 waited for b's; a read on into group 2: the waiting part is sent
+        // alone (after its group is looked up), not dropped.
+        assertThat(after.batches()).hasSize(1);
+        Batch aloneA = after.batches().get(0);
+        assertThat(aloneA.groupToken()).isEqualTo(g1.token());
+        assertThat(values(aloneA)).containsExactly(97_000L, 97_001L, 97_002L);
+
+        after.source.offer("b", 4);
+        after.turns(4);
+        assertThat(after.batches()).hasSize(3);
+        Batch aloneB = after.batches().get(1);
+        assertThat(aloneB.groupToken()).isEqualTo(g1.token());
+        assertThat(values(aloneB)).containsExactly(98_000L, 98_001L);
+        Batch whole = after.batches().get(2);
+        assertThat(whole.token()).isEqualTo(g2.token());
+        assertThat(values(whole)).isEqualTo(values(g2));
+        second.close();
+    }
+
+    @Test
+    void aGroupBatchIsLookedUpByItsOwnTokenAndAPlainBatchHasNoGroup() {
+        ThreadHarness h = harness(LocalCheckpoints.inMemory(), "a", "b");
+        h.start();
+        h.source.offer("a", 2);
+        h.source.offer("b", 2);
+        h.turns(3);
+        h.clock.advanceMillis(1_000);
+        h.turns(1);
+        h.source.offer("a", 1);
+        h.turns(2);
+        h.clock.advanceMillis(1_000);
+        h.turns(1);
+        assertThat(h.batches()).hasSize(2);
+        assertThat(h.batches().get(0).gathersPartitions()).isTrue();
+        assertThat(h.batches().get(0).groupToken()).isNull();
+        assertThat(h.batches().get(1).gathersPartitions()).isFalse();
+        assertThat(h.batches().get(1).groupToken()).isNull();
     }
 
     @Test

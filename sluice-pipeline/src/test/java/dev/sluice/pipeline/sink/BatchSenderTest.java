@@ -640,6 +640,175 @@ class BatchSenderTest {
         assertThat(metrics.shard(0).retries(RetryReason.CONNECTION).getLongValue()).isEqualTo(2);
     }
 
+    private static final String GROUP = "t/mem/g00000000000000ab.2/0";
+
+    /** A Replicated table on a server that logs sluice's queries once asked to. */
+    private static OutcomePolicy replicatedLogged(OnUnknownOutcome onUnknown) {
+        return new OutcomePolicy(
+                true, onUnknown, asking(onUnknown).logging(), Duration.ofSeconds(30));
+    }
+
+    /** Partition p's member (positions 0..20) of the group {@link #GROUP}, replayed alone. */
+    private Batch member() {
+        TargetColumns columns = new TargetColumns(table, table.insertableColumns());
+        OpenBatch open =
+                new OpenBatch(
+                        "p", new BatchBuffers(columns.newBlock(), new AbsentRows(columns.size())));
+        for (int i = 0; i < 3; i++) {
+            open.beginRow();
+            open.block().column(0).appendLong(i);
+            open.block().column(1).appendString("v" + i);
+            open.commitRow(i * 10L);
+        }
+        return Batch.memberAlone(
+                settled::add,
+                open,
+                new LedgerEntry("p", 0, 20, 0, 0, "00000000000000ab.2"),
+                true,
+                TOKEN,
+                GROUP,
+                SealReason.REPLAY,
+                0,
+                1);
+    }
+
+    @Test
+    void aMemberReplayedAloneIsNotSentWhenItsGroupIsWrittenOnAnyReplica() {
+        FakeInserter a = new FakeInserter(FakeInserter.server(18, 16));
+        FakeInserter b = new FakeInserter(FakeInserter.server(18, 16));
+        b.logEarlier(GROUP + "#0ld.1", -1);
+        b.logEarlier(GROUP + "#0ld.2", 7); // the whole group's rows, more than the member's
+        b.logEarlier(GROUP + "0#0ld.1", 5); // another group's (shard 10): not this one
+
+        assertThat(
+                        sender(List.of(a, b), RETRY, replicatedLogged(OnUnknownOutcome.RESEND))
+                                .send(member()))
+                .isEqualTo(Batch.Outcome.WRITTEN);
+
+        assertThat(a.attempts() + b.attempts()).isZero();
+        assertThat(lookups).containsExactly(GROUP, GROUP); // each replica, by the group's token
+        assertThat(count(m -> m.rowsAlreadyWritten)).isEqualTo(3);
+        assertThat(count(m -> m.records)).isZero();
+        assertThat(metrics.shard(0).checks(OutcomeCheck.WRITTEN).getLongValue()).isEqualTo(1);
+    }
+
+    @Test
+    void aMemberWhoseGroupNoReplicaSawIsSentAloneUnderItsOwnToken() {
+        FakeInserter a = new FakeInserter(FakeInserter.server(18, 16));
+        FakeInserter b = new FakeInserter(FakeInserter.server(18, 16));
+        b.logEarlier(GROUP + "0#0ld.1", 5); // shard 10's group, not this one
+        long before = clock.nanoTime();
+
+        assertThat(
+                        sender(List.of(a, b), RETRY, replicatedLogged(OnUnknownOutcome.RESEND))
+                                .send(member()))
+                .isEqualTo(Batch.Outcome.WRITTEN);
+
+        assertThat(a.inserts()).hasSize(1);
+        assertThat(a.inserts().get(0).queryId()).startsWith(TOKEN + "#n0nce.1");
+        assertThat(count(m -> m.records)).isEqualTo(3);
+        assertThat(count(m -> m.rowsPossiblyDuplicated)).isZero();
+        // Looked for a little longer, in case the dead run's INSERT was still on its way to a log.
+        assertThat(clock.nanoTime() - before)
+                .isGreaterThanOrEqualTo(OutcomeResolver.REPLAY_SETTLE_NANOS);
+    }
+
+    @Test
+    void aMemberWhoseGroupFailedIsSentAndOneStillRunningIsWaitedFor() {
+        FakeInserter a = new FakeInserter(FakeInserter.server(18, 16));
+        a.logEarlier(GROUP + "#0ld.1", -1);
+        assertThat(
+                        sender(List.of(a), RETRY, replicatedLogged(OnUnknownOutcome.RESEND))
+                                .send(member()))
+                .isEqualTo(Batch.Outcome.WRITTEN);
+        assertThat(a.inserts()).hasSize(1);
+        assertThat(metrics.shard(0).checks(OutcomeCheck.NOT_WRITTEN).getLongValue()).isEqualTo(1);
+
+        FakeInserter b = new FakeInserter(FakeInserter.server(18, 16));
+        b.markRunning(GROUP + "#0ld.1");
+        BatchSender sender =
+                senderWithLookup(
+                        b,
+                        replicatedLogged(OnUnknownOutcome.RESEND),
+                        prefix -> {
+                            if (lookups.size() == 3) {
+                                b.finish(GROUP + "#0ld.1");
+                                b.logEarlier(GROUP + "#0ld.1", 7);
+                            }
+                            lookups.add(prefix);
+                            return b.trace(prefix);
+                        });
+        lookups.clear();
+        assertThat(sender.send(member())).isEqualTo(Batch.Outcome.WRITTEN);
+        assertThat(b.attempts()).isZero();
+        assertThat(lookups).hasSize(4);
+    }
+
+    @Test
+    void aMemberWhoseGroupWasPartlyWrittenStopsUnderFailAndIsCountedUnderResend() {
+        FakeInserter a = new FakeInserter(FakeInserter.server(18, 16));
+        a.logEarlier(GROUP + "/g0#0ld.1/2", 4); // the first of its two INSERTs; none of the other
+        assertThat(
+                        sender(List.of(a), RETRY, replicatedLogged(OnUnknownOutcome.FAIL))
+                                .send(member()))
+                .isEqualTo(Batch.Outcome.ABANDONED);
+        assertThat(a.attempts()).isZero();
+        assertThat(fatal)
+                .singleElement()
+                .asString()
+                .contains("p positions 0..20 was part of a batch of several partitions")
+                .contains("query_ids starting '" + GROUP + "'")
+                .contains("1 of its 2 INSERTs were written");
+
+        fatal.clear();
+        assertThat(
+                        sender(List.of(a), RETRY, replicatedLogged(OnUnknownOutcome.RESEND))
+                                .send(member()))
+                .isEqualTo(Batch.Outcome.WRITTEN);
+        assertThat(a.inserts()).hasSize(1);
+        assertThat(count(m -> m.rowsPossiblyDuplicated)).isEqualTo(3);
+        assertThat(notes.lines())
+                .singleElement()
+                .asString()
+                .contains("may be in the table twice")
+                .contains(GROUP);
+        assertThat(fatal).isEmpty();
+    }
+
+    @Test
+    void aMemberIsSentAndCountedAsPossiblyTwiceWhereNothingCanBeLookedUp() {
+        FakeInserter a = new FakeInserter(FakeInserter.server(18, 16));
+        assertThat(sender(List.of(a), RETRY).send(member())).isEqualTo(Batch.Outcome.WRITTEN);
+        assertThat(lookups).isEmpty();
+        assertThat(a.inserts()).hasSize(1);
+        assertThat(count(m -> m.rowsPossiblyDuplicated)).isEqualTo(3);
+    }
+
+    @Test
+    void aGroupsInsertsAreLoggedOnATableThatDeduplicates() {
+        OutcomePolicy dedupLogged = replicatedLogged(OnUnknownOutcome.RESEND);
+        TargetColumns columns = new TargetColumns(table, table.insertableColumns());
+        List<Batch.Segment> segments = new ArrayList<>();
+        for (String p : List.of("p", "q")) {
+            OpenBatch open =
+                    new OpenBatch(
+                            p,
+                            new BatchBuffers(columns.newBlock(), new AbsentRows(columns.size())));
+            open.beginRow();
+            open.block().column(0).appendLong(1);
+            open.block().column(1).appendString(p);
+            open.commitRow(0);
+            segments.add(new Batch.Segment(open, new LedgerEntry(p, 0, 0, 0, 0, "ab.2"), 1));
+        }
+        FakeInserter a = new FakeInserter(FakeInserter.server(18, 16));
+        sender(List.of(a), RETRY, dedupLogged)
+                .send(new Batch(settled::add, segments, 0, false, GROUP, SealReason.ROWS, 0));
+        sender(List.of(a), RETRY, dedupLogged).send(batch());
+        assertThat(a.inserts()).hasSize(2);
+        assertThat(a.inserts().get(0).settings()).containsEntry("log_queries", "1");
+        assertThat(a.inserts().get(1).settings()).doesNotContainKey("log_queries");
+    }
+
     @Test
     void aBatchAbandonedWhileItsOutcomeIsUnknownIsRecordedForTheNextRun() {
         FakeInserter a = new FakeInserter(FakeInserter.server(18, 16));

@@ -1,6 +1,6 @@
 package dev.sluice.rigs.kafka;
 
-import dev.sluice.clickhouse.http.InputFormat;
+import dev.sluice.clickhouse.format.InputFormat;
 import dev.sluice.pipeline.config.ConfigDefaults;
 import dev.sluice.pipeline.errors.ErrorPolicy;
 import dev.sluice.pipeline.runtime.SizingRule;

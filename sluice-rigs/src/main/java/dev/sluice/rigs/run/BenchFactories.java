@@ -2,8 +2,8 @@ package dev.sluice.rigs.run;
 
 import dev.sluice.clickhouse.client.BlockInserter;
 import dev.sluice.clickhouse.client.ClickHouseClient;
+import dev.sluice.clickhouse.format.InputFormat;
 import dev.sluice.clickhouse.http.HttpConnection;
-import dev.sluice.clickhouse.http.InputFormat;
 import dev.sluice.clickhouse.schema.TableSchema;
 import dev.sluice.kafka.KafkaSources;
 import dev.sluice.pipeline.checkpoint.LocalCheckpoints;

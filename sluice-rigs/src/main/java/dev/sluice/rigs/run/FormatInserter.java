@@ -4,8 +4,8 @@ import dev.sluice.clickhouse.block.Block;
 import dev.sluice.clickhouse.client.BlockInserter;
 import dev.sluice.clickhouse.client.InsertResult;
 import dev.sluice.clickhouse.client.ServerInfo;
+import dev.sluice.clickhouse.format.InputFormat;
 import dev.sluice.clickhouse.http.HttpConnection;
-import dev.sluice.clickhouse.http.InputFormat;
 import java.util.Map;
 
 /** Sends each block over HTTP in {@code format} instead of Native. */

@@ -1,7 +1,7 @@
 package dev.sluice.rigs.saturation;
 
 import dev.sluice.clickhouse.format.Formats;
-import dev.sluice.clickhouse.http.InputFormat;
+import dev.sluice.clickhouse.format.InputFormat;
 import dev.sluice.pipeline.config.ConfigDefaults;
 import dev.sluice.pipeline.errors.ErrorPolicy;
 import dev.sluice.pipeline.runtime.SizingRule;

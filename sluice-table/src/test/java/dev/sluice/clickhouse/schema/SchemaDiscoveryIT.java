@@ -1,6 +1,7 @@
 package dev.sluice.clickhouse.schema;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.sluice.clickhouse.client.ClickHouseClient;
@@ -15,7 +16,8 @@ import org.junit.jupiter.api.Test;
  * Schema discovery against the server: the TableColumns packet (native) and {@code system.columns}
  * (HTTP) describe a table identically; keys parsed from the engine clause (the path for servers
  * without {@code system.tables.sorting_key}) equal the server's own, in both engine syntaxes;
- * deduplication follows the engine.
+ * deduplication follows the engine; each kind of column (DEFAULT, MATERIALIZED, ALIAS) is told
+ * apart, and a missing table is named.
  */
 class SchemaDiscoveryIT {
     private static final String COLUMNS =
@@ -114,6 +116,37 @@ class SchemaDiscoveryIT {
 
     private static TableSchema keys(String sortingKey, String partitionKey) {
         return new TableSchema("db", "t", List.of(), "MergeTree", sortingKey, partitionKey);
+    }
+
+    @Test
+    void kindsOfColumnsKeysAndAMissingTable() {
+        try (NativeConnection c = TestServer.connect()) {
+            String table = TestServer.newTable("schema_kinds");
+            c.execute(
+                    "CREATE TABLE "
+                            + table
+                            + " (id UInt64, name String, created DateTime DEFAULT now(),"
+                            + " twice UInt64 MATERIALIZED id * 2, label String ALIAS"
+                            + " concat('#', name)) ENGINE = MergeTree PARTITION BY intDiv(id,"
+                            + " 1000) ORDER BY (name, id)");
+            TableSchema schema = SchemaDiscovery.describe(c, table);
+            assertThat(schema.engine()).isEqualTo("MergeTree");
+            assertThat(schema.sortingKey()).isEqualTo("name, id");
+            assertThat(schema.partitionKey()).isEqualTo("intDiv(id, 1000)");
+            assertThat(schema.columns())
+                    .extracting(TableSchema.Column::name)
+                    .containsExactly("id", "name", "created", "twice", "label");
+            assertThat(schema.column("created").defaultKind())
+                    .isEqualTo(TableSchema.DefaultKind.DEFAULT);
+            assertThat(schema.column("twice").insertable()).isFalse();
+            assertThat(schema.column("label").defaultKind())
+                    .isEqualTo(TableSchema.DefaultKind.ALIAS);
+            assertThat(schema.insertableColumns())
+                    .extracting(TableSchema.Column::name)
+                    .containsExactly("id", "name", "created");
+            assertThatThrownBy(() -> SchemaDiscovery.describe(c, TestServer.DATABASE + ".nope"))
+                    .hasMessageContaining("does not exist");
+        }
     }
 
     @Test

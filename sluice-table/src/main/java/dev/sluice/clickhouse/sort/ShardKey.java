@@ -16,9 +16,9 @@ import java.util.List;
  * a slot; shard {@code i} owns {@code weight[i]} consecutive slots, in shard order.
  *
  * <p>The key is evaluated columnar, with the server's functions ({@code intHash32}, {@code
- * cityHash64}, arithmetic, ...: the expression engine of sluice-clickhouse), over the columns the
- * insert sends, and columns the table computes (DEFAULT, MATERIALIZED) from their expressions — as
- * the server computes them before a Distributed table picks the shard.
+ * cityHash64}, arithmetic, ...: the expression engine of sluice-table), over the columns the insert
+ * sends, and columns the table computes (DEFAULT, MATERIALIZED) from their expressions — as the
+ * server computes them before a Distributed table picks the shard.
  */
 public final class ShardKey {
     private final KeyColumns key;

@@ -1,4 +1,4 @@
-package dev.sluice.clickhouse.http;
+package dev.sluice.clickhouse.format;
 
 import dev.sluice.clickhouse.block.Block;
 import dev.sluice.clickhouse.block.NativeBlockCodec;
@@ -14,12 +14,12 @@ public interface InputFormat {
 
     /**
      * The format called {@code name}: any case, or a server alias such as TSV or NDJSON; see {@link
-     * dev.sluice.clickhouse.format.Formats}.
+     * Formats}.
      *
      * @throws IllegalArgumentException naming the formats there are
      */
     static InputFormat byName(String name) {
-        return dev.sluice.clickhouse.format.Formats.byName(name);
+        return Formats.byName(name);
     }
 
     /** Native at revision 0: what {@code FORMAT Native} reads over HTTP. */
