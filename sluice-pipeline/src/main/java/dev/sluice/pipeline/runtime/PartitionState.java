@@ -40,6 +40,9 @@ final class PartitionState {
 
     boolean ended;
 
+    /** How its records are decoded: the lane of its table ({@code PipelineThread.followTable}). */
+    Lane lane;
+
     PartitionState(String name, long epoch, Checkpoint checkpoint, String defaultRun) {
         this.name = name;
         this.epoch = epoch;

@@ -20,7 +20,6 @@ import dev.sluice.pipeline.source.RecordBatch;
 import dev.sluice.pipeline.source.Source;
 import dev.sluice.pipeline.transform.ExpressionStage;
 import dev.sluice.pipeline.transform.Transform;
-import dev.sluice.pipeline.transform.TransformChain;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -47,6 +46,11 @@ import java.util.concurrent.locks.LockSupport;
  * <p>Partitions come and go through the {@link PartitionListener} the source calls from inside
  * {@code poll}/{@code idle}: an assigned partition starts at its checkpoint; a revoked one has its
  * open batch sealed, its batches awaited (bounded), its position committed, and is forgotten.
+ *
+ * <p>A partition's records go to one table (its topic's, {@link Lanes}) and are decoded in that
+ * table's {@link Lane}; when the writer found the table altered, the lane is made again for its new
+ * columns once the batch open for the old ones is sealed ({@link #followTable}). Partitions read
+ * side by side are gathered into one batch per table.
  */
 final class PipelineThread implements BatchOwner, PartitionListener, Runnable {
     static final int POLL_RECORDS = 4096;
@@ -82,11 +86,15 @@ final class PipelineThread implements BatchOwner, PartitionListener, Runnable {
 
     private final SharedParts parts;
     private final Source source;
-    private final Decoder decoder;
-    private final TransformChain chain;
 
-    /** The expression transforms evaluated column-wise over staged rows, or null (ADR 0010). */
-    private final ExpressionStage stage;
+    /** The tables and their lanes; null when every partition takes {@link #fixedLane}. */
+    private final Lanes lanes;
+
+    /** The lane of every partition when {@link #lanes} is null. */
+    private final Lane fixedLane;
+
+    /** This thread's lane of each table, by table. */
+    private final Map<String, Lane> laneOf = new HashMap<>();
 
     private final BlockPool blocks;
 
@@ -132,17 +140,31 @@ final class PipelineThread implements BatchOwner, PartitionListener, Runnable {
     private volatile long oldestPendingNanos = Long.MAX_VALUE;
     private volatile int ownedPartitions;
 
+    /** A thread whose every record is decoded by {@code decoder} into {@code blocks}' columns. */
     PipelineThread(
             SharedParts parts,
             Source source,
             Decoder decoder,
             List<Transform> transforms,
             BlockPool blocks) {
+        this(parts, source, null, new Lane(null, null, null, decoder, transforms), blocks);
+    }
+
+    /**
+     * A thread whose partitions' records go to the tables {@code lanes} picks, each decoded in a
+     * lane of its own that follows the table's changes.
+     *
+     * @param first the lane of the sink's one table, made at start-up (null when tables follow the
+     *     records' topics)
+     */
+    PipelineThread(SharedParts parts, Source source, Lanes lanes, Lane first, BlockPool blocks) {
         this.parts = parts;
         this.source = source;
-        this.decoder = decoder;
-        this.chain = TransformChain.of(transforms);
-        this.stage = chain.stage();
+        this.lanes = lanes;
+        this.fixedLane = lanes == null ? first : null;
+        if (lanes != null && first != null) {
+            laneOf.put(first.target.table(), first);
+        }
         this.blocks = blocks;
         this.combine = source.partitionsInterleave();
         this.nextCommitNanos = parts.clock().nanoTime() + parts.commitIntervalNanos();
@@ -313,6 +335,10 @@ final class PipelineThread implements BatchOwner, PartitionListener, Runnable {
         cursor = 0;
         haveRecords = true;
         current = part;
+        if ((part.lane == null || part.lane.stale()) && !followTable(part)) {
+            haveRecords = false; // the pipeline fails: nothing of this poll is consumed
+            return;
+        }
         if (n > 0) {
             // Whatever precedes the first record is not a record: the source resumed here.
             current.tracker.consumed(records.position[0]);
@@ -435,14 +461,107 @@ final class PipelineThread implements BatchOwner, PartitionListener, Runnable {
         }
     }
 
+    // --- tables and their lanes -----------------------------------------------------------------
+
+    /**
+     * Gives {@code part} the lane of its table, made for the table as the writer knows it now: the
+     * first time the partition has records, and when its table was altered (the writer described it
+     * again). The thread's batches of the old lane are sealed first (reason {@code table_changed};
+     * a replayed batch ends at its recorded boundary instead) and sent as they are — the writer
+     * re-encodes them for the table — and the lane is replaced once none is open, for every
+     * partition of the table; until then the old one goes on. False when the pipeline fails (no
+     * table for the records, a table that cannot be written, a decoder or transform that cannot
+     * follow the change).
+     */
+    private boolean followTable(PartitionState part) {
+        if (lanes == null) {
+            part.lane = fixedLane;
+            return true;
+        }
+        Lane lane = part.lane;
+        String table = null;
+        try {
+            if (lane == null) {
+                table = lanes.table(records);
+                lane = laneOf.get(table);
+                if (lane == null) {
+                    lane = lanes.lane(lanes.target(table));
+                    laneOf.put(table, lane);
+                }
+                part.lane = lane;
+            }
+            if (!lane.stale()) {
+                return true;
+            }
+            table = lane.target.table();
+            return replaceLane(lane);
+        } catch (RuntimeException | RecordException e) {
+            parts.lifecycle()
+                    .fail(
+                            new Failure(
+                                    (table == null
+                                                    ? ""
+                                                    : "table "
+                                                            + table
+                                                            + (lane != null && lane.stale()
+                                                                    ? " changed, and its records"
+                                                                            + " cannot follow: "
+                                                                    : ": "))
+                                            + e.getMessage(),
+                                    part.name,
+                                    null),
+                            false);
+            return false;
+        }
+    }
+
+    /**
+     * Replaces a stale lane once none of its batches is open (see {@link #followTable}); false when
+     * the pipeline stops instead (a batch could not be sealed).
+     */
+    private boolean replaceLane(Lane old) throws RecordException {
+        for (PartitionState p : partitions.values()) {
+            if (p.lane == old
+                    && (p.ready != null
+                            || (p.open != null && !p.open.isEmpty() && p.open.pinned() != null))) {
+                return true; // a replayed batch of the old columns ends at its boundary first
+            }
+        }
+        long now = parts.clock().nanoTime();
+        if (combine && !sealRound(SealReason.TABLE_CHANGED, now, p -> p.lane == old)) {
+            return false;
+        }
+        for (PartitionState p : partitions.values()) {
+            if (p.lane == old && !seal(p, SealReason.TABLE_CHANGED, now)) {
+                return false;
+            }
+        }
+        Lane fresh = lanes.lane(old.target);
+        old.handHeaderTo(fresh);
+        for (PartitionState p : partitions.values()) {
+            if (p.lane == old) {
+                if (p.open != null) {
+                    blocks.give(p.open.buffers()); // empty, in the old layout
+                    p.open = null;
+                }
+                p.lane = fresh;
+            }
+        }
+        laneOf.put(old.target.table(), fresh);
+        if (old.columns != null) {
+            blocks.retire(old.columns);
+        }
+        return true;
+    }
+
     // --- records become rows -------------------------------------------------------------------
 
     /** Processes the polled records from the cursor, until done, paused or stopped. */
     private void process(long nowNanos) {
         RecordBatch rb = records;
         PartitionState part = current;
-        if (cursor == 0 && rb.partitionStart && rb.count > 0 && decoder.expectsHeader()) {
-            if (!readHeader(rb)) {
+        if (cursor == 0 && rb.partitionStart && rb.count > 0 && part.lane.decoder.expectsHeader()) {
+            if (!readHeader(part.lane, rb)) {
                 return;
             }
             part.tracker.consumed(next(rb, 0));
@@ -490,12 +609,12 @@ final class PipelineThread implements BatchOwner, PartitionListener, Runnable {
     }
 
     /** Reads a partition's header record; false when the pipeline must stop instead. */
-    private boolean readHeader(RecordBatch rb) {
+    private boolean readHeader(Lane lane, RecordBatch rb) {
         if (rb.errors > 0 && rb.error[0] != null) {
             return reject(rb, 0, rb.error[0]);
         }
         try {
-            decoder.header(rb, 0);
+            lane.header(rb, 0);
             return true;
         } catch (RecordException e) {
             return reject(rb, 0, e.getMessage());
@@ -516,10 +635,11 @@ final class PipelineThread implements BatchOwner, PartitionListener, Runnable {
         if (batch.isEmpty()) {
             batch.nowSeconds(nowFor(part, batch, position, nowNanos), nowNanos);
         }
+        Lane lane = part.lane;
         batch.beginRow();
         try {
-            decoder.decode(rb, i, batch);
-            if (!chain.applyRow(batch, rb, i, batch.nowSeconds())) {
+            lane.decoder.decode(rb, i, batch);
+            if (!lane.chain.applyRow(batch, rb, i, batch.nowSeconds())) {
                 batch.rollbackRow();
                 parts.metrics().filtered.inc();
                 return true;
@@ -544,7 +664,7 @@ final class PipelineThread implements BatchOwner, PartitionListener, Runnable {
                             false);
             return false;
         }
-        if (stage != null) {
+        if (lane.stage != null) {
             return stageRow(part, batch, position, i, nowNanos);
         }
         if (batch.commitRow(position)) {
@@ -641,7 +761,7 @@ final class PipelineThread implements BatchOwner, PartitionListener, Runnable {
         ExpressionStage.Outcome out;
         try {
             out =
-                    stage.run(
+                    part.lane.stage.run(
                             batch.block(),
                             batch.rows(),
                             staged,
@@ -752,7 +872,13 @@ final class PipelineThread implements BatchOwner, PartitionListener, Runnable {
             }
         }
         if (part.open == null) {
-            part.open = new OpenBatch(part.name, blocks.take());
+            Lane lane = part.lane;
+            part.open =
+                    new OpenBatch(
+                            part.name,
+                            lane.columns == null
+                                    ? blocks.take()
+                                    : blocks.take(lane.columns, lane.target));
         }
         open = part.open;
         if (plan != null && open.isEmpty()) {
@@ -999,10 +1125,21 @@ final class PipelineThread implements BatchOwner, PartitionListener, Runnable {
         if (members.isEmpty()) {
             return true;
         }
-        if (members.size() == 1) {
-            return seal(members.get(0), reason, nowNanos);
+        // One batch per table: its rows go in the INSERTs of one table.
+        Map<Lane, List<PartitionState>> byLane = new LinkedHashMap<>();
+        for (PartitionState m : members) {
+            byLane.computeIfAbsent(m.lane, l -> new ArrayList<>()).add(m);
         }
-        return sealCombined(members, reason);
+        for (List<PartitionState> same : byLane.values()) {
+            boolean sealed =
+                    same.size() == 1
+                            ? seal(same.get(0), reason, nowNanos)
+                            : sealCombined(same, reason);
+            if (!sealed) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /**

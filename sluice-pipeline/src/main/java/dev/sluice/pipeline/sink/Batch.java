@@ -5,6 +5,7 @@ import dev.sluice.clickhouse.column.Column;
 import dev.sluice.clickhouse.defaults.AbsentRows;
 import dev.sluice.pipeline.checkpoint.CheckpointTracker;
 import dev.sluice.pipeline.checkpoint.LedgerEntry;
+import dev.sluice.pipeline.decode.TargetColumns;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -60,6 +61,10 @@ public final class Batch {
 
     private Block block;
     private AbsentRows absent;
+
+    /** The table of rows handed to the writer, or of a part: set once, before it is queued. */
+    private InsertTarget target;
+
     private volatile Outcome outcome = Outcome.IN_FLIGHT;
     private volatile String failure;
     private volatile Throwable failureCause;
@@ -212,6 +217,7 @@ public final class Batch {
         this.block = block;
         this.absent = absent;
         this.shard = shard;
+        this.target = parent.target();
     }
 
     /**
@@ -222,6 +228,7 @@ public final class Batch {
      *     100..199})
      * @param reason why the rows were sealed: {@link SealReason#SUBMIT} for a submitter's block
      * @param bytes bytes of the in-flight limit the block holds until settled
+     * @param target the table the rows go to, as the writer knows it
      */
     public static Batch submitted(
             BatchOwner owner,
@@ -233,9 +240,22 @@ public final class Batch {
             boolean replayed,
             SealReason reason,
             long nowSeconds,
-            long bytes) {
-        return new Batch(
-                owner, block, absent, described, shard, token, replayed, reason, nowSeconds, bytes);
+            long bytes,
+            InsertTarget target) {
+        Batch b =
+                new Batch(
+                        owner,
+                        block,
+                        absent,
+                        described,
+                        shard,
+                        token,
+                        replayed,
+                        reason,
+                        nowSeconds,
+                        bytes);
+        b.target = target;
+        return b;
     }
 
     private Batch(
@@ -289,6 +309,19 @@ public final class Batch {
             r -= n;
         }
         throw new IndexOutOfBoundsException("row " + row + " of a batch of " + rows() + " rows");
+    }
+
+    /**
+     * The table the batch goes to: the writer's for rows handed to it, else the one its buffers
+     * were made for (a pipeline thread's lane, {@link BlockPool#take(TargetColumns,
+     * InsertTarget)}); null for the sink's only table, as its writer was opened with.
+     */
+    public InsertTarget target() {
+        if (target != null) {
+            return target;
+        }
+        OpenBatch open = segments.get(0).open();
+        return open == null ? null : open.buffers().target();
     }
 
     /** The partitions' rows, in the order they are sent. */
