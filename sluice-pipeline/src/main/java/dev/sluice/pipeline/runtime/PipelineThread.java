@@ -1,7 +1,5 @@
 package dev.sluice.pipeline.runtime;
 
-import dev.sluice.clickhouse.block.Block;
-import dev.sluice.clickhouse.column.Column;
 import dev.sluice.clickhouse.column.ColumnValueException;
 import dev.sluice.pipeline.checkpoint.LedgerEntry;
 import dev.sluice.pipeline.checkpoint.ReplayPlan;
@@ -9,7 +7,6 @@ import dev.sluice.pipeline.decode.Decoder;
 import dev.sluice.pipeline.decode.DecoderUnavailableException;
 import dev.sluice.pipeline.decode.RecordException;
 import dev.sluice.pipeline.sink.Batch;
-import dev.sluice.pipeline.sink.BatchOwner;
 import dev.sluice.pipeline.sink.BlockPool;
 import dev.sluice.pipeline.sink.DedupToken;
 import dev.sluice.pipeline.sink.OpenBatch;
@@ -28,7 +25,6 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
@@ -48,7 +44,7 @@ import java.util.concurrent.locks.LockSupport;
  * {@code poll}/{@code idle}: an assigned partition starts at its checkpoint; a revoked one has its
  * open batch sealed, its batches awaited (bounded), its position committed, and is forgotten.
  */
-final class PipelineThread implements BatchOwner, PartitionListener, Runnable {
+final class PipelineThread implements PartitionListener, Runnable {
     static final int POLL_RECORDS = 4096;
     static final long MAX_WAIT_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
 
@@ -89,11 +85,12 @@ final class PipelineThread implements BatchOwner, PartitionListener, Runnable {
     private final ExpressionStage stage;
 
     private final BlockPool blocks;
+    private final BudgetAccount account;
+    private final SettledInbox inbox;
 
     private final RecordBatch records = new RecordBatch();
     private final Map<String, PartitionState> partitions = new LinkedHashMap<>();
     private final Map<String, Long> committed = new HashMap<>();
-    private final ConcurrentLinkedQueue<Batch> settled = new ConcurrentLinkedQueue<>();
 
     /** Sealed batches whose boundaries are not yet committed with the source: not sent yet. */
     private final List<Batch> unrecorded = new ArrayList<>();
@@ -125,9 +122,7 @@ final class PipelineThread implements BatchOwner, PartitionListener, Runnable {
     private boolean sourceExhausted;
     private boolean sourcePaused;
     private int inFlight;
-    private long credit;
     private long nextCommitNanos;
-    private volatile Thread thread;
     private volatile int pendingBatches;
     private volatile long oldestPendingNanos = Long.MAX_VALUE;
     private volatile int ownedPartitions;
@@ -144,13 +139,16 @@ final class PipelineThread implements BatchOwner, PartitionListener, Runnable {
         this.chain = TransformChain.of(transforms);
         this.stage = chain.stage();
         this.blocks = blocks;
+        this.account = new BudgetAccount(parts.budget(), parts.budgetGrain(), blocks);
+        this.inbox = new SettledInbox(parts.metrics(), parts.clock());
         this.combine = source.partitionsInterleave();
         this.nextCommitNanos = parts.clock().nanoTime() + parts.commitIntervalNanos();
     }
 
     @Override
     public void run() {
-        thread = Thread.currentThread();
+        Thread thread = Thread.currentThread();
+        inbox.wakes(thread);
         parts.budget().wakeOnResume(thread);
         try {
             while (state != State.DONE) {
@@ -211,9 +209,8 @@ final class PipelineThread implements BatchOwner, PartitionListener, Runnable {
         submitSealed();
         if ((state == State.FINISHING || state == State.STOPPING) && inFlight == 0) {
             commit();
-            parts.budget().release(credit);
-            credit = 0;
-            blocks.trim(parts.budget()::release);
+            account.close();
+            account.dropPooled();
             state = State.DONE;
             publish();
             return 0;
@@ -229,11 +226,11 @@ final class PipelineThread implements BatchOwner, PartitionListener, Runnable {
     /** The RUNNING turn: linger, backpressure, poll, process. Returns the time it may park. */
     private long read(long now) {
         long wait = sealLingering(now);
-        boolean budgetPaused = parts.budget().paused();
+        boolean budgetPaused = account.paused();
         boolean partitionFull = haveRecords && current != null && atCeiling(current);
         if (budgetPaused || partitionFull) {
             if (budgetPaused) {
-                blocks.trim(parts.budget()::release); // pooled capacity first
+                account.dropPooled(); // pooled capacity first
             }
             if (!sourcePaused) {
                 source.pause();
@@ -449,7 +446,7 @@ final class PipelineThread implements BatchOwner, PartitionListener, Runnable {
             cursor = 1;
         }
         while (cursor < rb.count) {
-            if (parts.budget().paused()
+            if (account.paused()
                     || parts.lifecycle().mode() != Lifecycle.Mode.RUN
                     || atCeiling(part)) {
                 // The rest waits in `records` (property 3: one record over at most); the staged
@@ -551,7 +548,7 @@ final class PipelineThread implements BatchOwner, PartitionListener, Runnable {
             batch.pending(part.tracker.open(position, nowNanos), readNanos);
         }
         long dataBefore = batch.dataBytes();
-        account(batch);
+        account.charge(batch);
         if (combine && batch.pinned() == null) {
             roundRows++;
             roundBytes += batch.dataBytes() - dataBefore;
@@ -596,7 +593,7 @@ final class PipelineThread implements BatchOwner, PartitionListener, Runnable {
             PartitionState part, OpenBatch batch, long position, int record, long nowNanos) {
         batch.stageRow(position, record);
         long dataBefore = batch.dataBytes();
-        account(batch);
+        account.charge(batch);
         LedgerEntry pinned = batch.pinned();
         if (combine && pinned == null) {
             roundRows++;
@@ -680,7 +677,7 @@ final class PipelineThread implements BatchOwner, PartitionListener, Runnable {
             batch.pending(part.tracker.open(batch.firstPosition(), nowNanos), readNanos);
         }
         long dataBefore = batch.dataBytes();
-        account(batch);
+        account.charge(batch);
         if (combine && batch.pinned() == null) {
             roundRows -= staged - committed;
             roundBytes += batch.dataBytes() - dataBefore;
@@ -759,36 +756,6 @@ final class PipelineThread implements BatchOwner, PartitionListener, Runnable {
             open.pin(entry != null && entry.covers(position) ? entry : null);
         }
         return open;
-    }
-
-    /**
-     * Counts the batch's growth against the budget, taking from the budget a grain at a time. What
-     * counts is the capacity of its buffers, used or not — a pooled or pre-sized block holds its
-     * memory from the first row (property 3); what {@code batch.max_bytes} limits is the data.
-     */
-    private void account(OpenBatch batch) {
-        Block block = batch.block();
-        long data = 0;
-        long bytes = 0;
-        for (int c = 0, n = block.columnCount(); c < n; c++) {
-            Column column = block.column(c);
-            data += column.dataBytes();
-            bytes += column.capacityBytes();
-        }
-        bytes += batch.buffers().positionBytes();
-        batch.dataBytes(data);
-        long delta = bytes - batch.accountedBytes();
-        if (delta > credit) {
-            long grant = Math.max(parts.budgetGrain(), delta - credit);
-            parts.budget().acquire(grant);
-            credit += grant;
-        }
-        credit -= delta;
-        batch.accountedBytes(bytes);
-        if (credit > 2 * parts.budgetGrain()) {
-            parts.budget().release(credit - parts.budgetGrain());
-            credit = parts.budgetGrain();
-        }
     }
 
     /** Applies the error policy; false when the pipeline must stop. */
@@ -895,7 +862,7 @@ final class PipelineThread implements BatchOwner, PartitionListener, Runnable {
                         ? bounds.nowSeconds()
                         : Math.floorDiv(parts.clock().currentTimeMillis(), 1000);
         Batch batch =
-                new Batch(this, open, bounds, replayed, token, reason, nowSeconds, part.epoch);
+                new Batch(inbox, open, bounds, replayed, token, reason, nowSeconds, part.epoch);
         if (combine && pinned == null) {
             roundRows -= open.rows();
             roundBytes -= open.dataBytes();
@@ -968,7 +935,7 @@ final class PipelineThread implements BatchOwner, PartitionListener, Runnable {
         part.open = null;
         sealed(
                 Batch.memberAlone(
-                        this,
+                        inbox,
                         open,
                         bounds,
                         whole,
@@ -1055,7 +1022,7 @@ final class PipelineThread implements BatchOwner, PartitionListener, Runnable {
             m.open = null;
         }
         String token = DedupToken.group(parts.pipeline(), run, source.name(), group, shard);
-        sealed(new Batch(this, segments, shard, false, token, reason, nowSeconds));
+        sealed(new Batch(inbox, segments, shard, false, token, reason, nowSeconds));
         return true;
     }
 
@@ -1068,7 +1035,7 @@ final class PipelineThread implements BatchOwner, PartitionListener, Runnable {
 
     /** A sealed batch joins the turn's: sent at its end, after its boundaries are committed. */
     private void sealed(Batch batch) {
-        parts.budget().acquire(batch.copyBytes()); // the one block it is copied into, if several
+        account.holdCopy(batch); // the one block it is copied into, if several
         inFlight++;
         parts.metrics().seals(batch.reason()).inc();
         parts.metrics().batchRows.observe(batch.rows());
@@ -1144,7 +1111,7 @@ final class PipelineThread implements BatchOwner, PartitionListener, Runnable {
                             any.shard());
             sealed(
                     new Batch(
-                            this,
+                            inbox,
                             segments,
                             any.shard(),
                             true,
@@ -1349,11 +1316,9 @@ final class PipelineThread implements BatchOwner, PartitionListener, Runnable {
      * batch's partition was revoked since it was sealed (its new owner reads it again).
      */
     private void takeSettled() {
-        for (Batch b; (b = settled.poll()) != null; ) {
+        for (Batch b; (b = inbox.poll()) != null; ) {
             inFlight--;
-            if (b.copyBytes() > 0) {
-                parts.budget().release(b.copyBytes());
-            }
+            account.releaseCopy(b);
             boolean written = b.outcome() == Batch.Outcome.WRITTEN;
             for (Batch.Segment sg : b.segments()) {
                 PartitionState p = partitions.get(sg.partition());
@@ -1371,27 +1336,8 @@ final class PipelineThread implements BatchOwner, PartitionListener, Runnable {
                 parts.metrics().abandonedBatches.inc();
             }
         }
-        if (parts.budget().paused()) {
-            blocks.trim(parts.budget()::release);
-        }
-    }
-
-    /**
-     * Called by a writer thread: never waits (property 5). The batch's budget bytes stay with its
-     * buffers until this thread takes them back: pooled for the next batch, or released when the
-     * budget is paused.
-     */
-    @Override
-    public void settled(Batch batch) {
-        if (batch.outcome() == Batch.Outcome.WRITTEN) {
-            parts.metrics()
-                    .e2eSeconds
-                    .observe((parts.clock().nanoTime() - batch.firstReadNanos()) / 1e9);
-        }
-        settled.add(batch);
-        Thread t = thread;
-        if (t != null) {
-            LockSupport.unpark(t);
+        if (account.paused()) {
+            account.dropPooled();
         }
     }
 
