@@ -21,7 +21,6 @@ import dev.sluice.pipeline.transform.TransformChain;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -87,13 +86,11 @@ final class PipelineThread implements PartitionListener, Runnable {
     private final BlockPool blocks;
     private final BudgetAccount account;
     private final SettledInbox inbox;
+    private final CommitCoordinator commits;
+    private final BatchHandoff handoff;
 
     private final RecordBatch records = new RecordBatch();
     private final Map<String, PartitionState> partitions = new LinkedHashMap<>();
-    private final Map<String, Long> committed = new HashMap<>();
-
-    /** Sealed batches whose boundaries are not yet committed with the source: not sent yet. */
-    private final List<Batch> unrecorded = new ArrayList<>();
 
     private PartitionState current;
     private final boolean combine;
@@ -121,8 +118,6 @@ final class PipelineThread implements PartitionListener, Runnable {
     private State state = State.RUNNING;
     private boolean sourceExhausted;
     private boolean sourcePaused;
-    private int inFlight;
-    private long nextCommitNanos;
     private volatile int pendingBatches;
     private volatile long oldestPendingNanos = Long.MAX_VALUE;
     private volatile int ownedPartitions;
@@ -142,7 +137,8 @@ final class PipelineThread implements PartitionListener, Runnable {
         this.account = new BudgetAccount(parts.budget(), parts.budgetGrain(), blocks);
         this.inbox = new SettledInbox(parts.metrics(), parts.clock());
         this.combine = source.partitionsInterleave();
-        this.nextCommitNanos = parts.clock().nanoTime() + parts.commitIntervalNanos();
+        this.commits = new CommitCoordinator(parts, source, partitions, parts.clock().nanoTime());
+        this.handoff = new BatchHandoff(parts, source, partitions, commits, inbox, account, blocks);
     }
 
     @Override
@@ -191,7 +187,7 @@ final class PipelineThread implements PartitionListener, Runnable {
                 sourceFailed("opening", e);
             }
         }
-        takeSettled();
+        handoff.takeSettled();
         Lifecycle.Mode mode = parts.lifecycle().mode();
         if (mode == Lifecycle.Mode.STOP && (state == State.RUNNING || state == State.FINISHING)) {
             abandonOpenBatches();
@@ -201,13 +197,13 @@ final class PipelineThread implements PartitionListener, Runnable {
         long wait = MAX_WAIT_NANOS;
         if (state == State.RUNNING) {
             wait = read(now);
-        } else if (state != State.DONE && inFlight > 0) {
+        } else if (state != State.DONE && handoff.inFlight() > 0) {
             // Waiting for acknowledgements: a source that must be polled to keep its partitions
             // (Kafka) is kept alive, paused, through a long drain.
             idle(IDLE_NANOS);
         }
-        submitSealed();
-        if ((state == State.FINISHING || state == State.STOPPING) && inFlight == 0) {
+        handoff.submitSealed();
+        if ((state == State.FINISHING || state == State.STOPPING) && handoff.inFlight() == 0) {
             commit();
             account.close();
             account.dropPooled();
@@ -215,12 +211,12 @@ final class PipelineThread implements PartitionListener, Runnable {
             publish();
             return 0;
         }
-        if (now - nextCommitNanos >= 0) {
+        if (commits.due(now)) {
             commit();
-            nextCommitNanos = now + parts.commitIntervalNanos();
+            commits.reschedule(now);
         }
         publish();
-        return Math.max(0, Math.min(wait, nextCommitNanos - now));
+        return Math.max(0, Math.min(wait, commits.untilDue(now)));
     }
 
     /** The RUNNING turn: linger, backpressure, poll, process. Returns the time it may park. */
@@ -236,7 +232,7 @@ final class PipelineThread implements PartitionListener, Runnable {
                 source.pause();
                 sourcePaused = true;
             }
-            if (budgetPaused && parts.sink().inFlight() == 0 && unrecorded.isEmpty()) {
+            if (budgetPaused && parts.sink().inFlight() == 0 && !handoff.hasUnrecorded()) {
                 // Everything in flight is open batches: nothing will release the budget unless
                 // they are sealed and sent.
                 sealAll(SealReason.BACKPRESSURE, now);
@@ -253,7 +249,7 @@ final class PipelineThread implements PartitionListener, Runnable {
         }
         if (!haveRecords && !sourceExhausted) {
             try {
-                poll(Math.max(0, Math.min(wait, nextCommitNanos - now)));
+                poll(Math.max(0, Math.min(wait, commits.untilDue(now))));
             } catch (IOException e) {
                 sourceFailed("reading from", e);
                 return 0;
@@ -329,9 +325,7 @@ final class PipelineThread implements PartitionListener, Runnable {
         Checkpoint cp = source.replayable() ? checkpoint : Checkpoint.NONE;
         PartitionState p = new PartitionState(partition, ++epochs, cp, parts.run());
         partitions.put(partition, p);
-        if (cp.position() >= 0) {
-            committed.put(partition, cp.position());
-        }
+        commits.assigned(partition, cp.position());
         parts.metrics().partitionsAssigned.inc();
     }
 
@@ -349,7 +343,7 @@ final class PipelineThread implements PartitionListener, Runnable {
                 seal(p, SealReason.REVOKE, now);
             }
         }
-        submitSealed();
+        handoff.submitSealed();
         long deadline = parts.clock().nanoTime() + parts.revokeTimeoutNanos();
         while (pendingIn(going) && parts.clock().nanoTime() - deadline < 0) {
             try {
@@ -358,12 +352,12 @@ final class PipelineThread implements PartitionListener, Runnable {
                 Thread.currentThread().interrupt();
                 break;
             }
-            takeSettled();
+            handoff.takeSettled();
         }
         if (pendingIn(going)) {
             parts.metrics().revokeTimeouts.inc();
         }
-        commit(going);
+        commits.commit(going);
         forget(going);
     }
 
@@ -405,7 +399,7 @@ final class PipelineThread implements PartitionListener, Runnable {
     private void forget(List<PartitionState> ps) {
         for (PartitionState p : ps) {
             partitions.remove(p.name);
-            committed.remove(p.name);
+            commits.forget(p.name);
             if (p.open != null) {
                 if (p.open.pinned() == null) {
                     roundRows -= p.open.rows();
@@ -777,8 +771,8 @@ final class PipelineThread implements PartitionListener, Runnable {
 
     /**
      * Seals the open batch of {@code part}; it is sent at the end of the turn, once its boundaries
-     * are committed with the source ({@link #submitSealed}). True when the batch was sealed or
-     * there was nothing to seal, false when the pipeline stops instead.
+     * are committed with the source ({@link BatchHandoff#submitSealed}). True when the batch was
+     * sealed or there was nothing to seal, false when the pipeline stops instead.
      */
     private boolean seal(PartitionState part, SealReason reason, long nowNanos) {
         if (!flushStaged(part, nowNanos)) {
@@ -868,7 +862,7 @@ final class PipelineThread implements PartitionListener, Runnable {
             roundBytes -= open.dataBytes();
         }
         part.open = null;
-        sealed(batch);
+        handoff.sealed(batch);
         return true;
     }
 
@@ -933,7 +927,7 @@ final class PipelineThread implements PartitionListener, Runnable {
                         pinned.baseGroup(),
                         pinned.shard());
         part.open = null;
-        sealed(
+        handoff.sealed(
                 Batch.memberAlone(
                         inbox,
                         open,
@@ -1022,7 +1016,7 @@ final class PipelineThread implements PartitionListener, Runnable {
             m.open = null;
         }
         String token = DedupToken.group(parts.pipeline(), run, source.name(), group, shard);
-        sealed(new Batch(inbox, segments, shard, false, token, reason, nowSeconds));
+        handoff.sealed(new Batch(inbox, segments, shard, false, token, reason, nowSeconds));
         return true;
     }
 
@@ -1031,15 +1025,6 @@ final class PipelineThread implements PartitionListener, Runnable {
         return open.nowSeconds() >= 0
                 ? open.nowSeconds()
                 : Math.floorDiv(parts.clock().currentTimeMillis(), 1000);
-    }
-
-    /** A sealed batch joins the turn's: sent at its end, after its boundaries are committed. */
-    private void sealed(Batch batch) {
-        account.holdCopy(batch); // the one block it is copied into, if several
-        inFlight++;
-        parts.metrics().seals(batch.reason()).inc();
-        parts.metrics().batchRows.observe(batch.rows());
-        unrecorded.add(batch);
     }
 
     /**
@@ -1109,7 +1094,7 @@ final class PipelineThread implements PartitionListener, Runnable {
                             source.name(),
                             any.baseGroup(),
                             any.shard());
-            sealed(
+            handoff.sealed(
                     new Batch(
                             inbox,
                             segments,
@@ -1155,50 +1140,6 @@ final class PipelineThread implements PartitionListener, Runnable {
             } else {
                 sealAlone(p, nowNanos);
             }
-        }
-    }
-
-    /**
-     * Hands the batches sealed this turn to the sink — after committing their boundaries with the
-     * source, so that whoever replays their partitions (this host after a crash, another consumer
-     * of the group) re-creates exactly these batches with these tokens (property 2). One commit
-     * covers every partition sealed in the turn.
-     */
-    private void submitSealed() {
-        if (unrecorded.isEmpty()) {
-            return;
-        }
-        if (parts.lifecycle().abandonQueued()) {
-            abandonUnrecorded(); // the sink failed: nothing more is sent
-            return;
-        }
-        if (source.replayable()) {
-            List<PartitionState> touched = new ArrayList<>();
-            for (Batch b : unrecorded) {
-                for (Batch.Segment sg : b.segments()) {
-                    PartitionState p = partitions.get(sg.partition());
-                    if (p != null && p.epoch == sg.epoch() && !touched.contains(p)) {
-                        touched.add(p);
-                    }
-                }
-            }
-            if (!commit(touched)) {
-                abandonUnrecorded();
-                return;
-            }
-        }
-        for (Batch b : unrecorded) {
-            parts.sink().submit(b);
-        }
-        unrecorded.clear();
-    }
-
-    /** Batches never sent: they settle at once as abandoned and hold their commits back. */
-    private void abandonUnrecorded() {
-        List<Batch> never = new ArrayList<>(unrecorded);
-        unrecorded.clear();
-        for (Batch b : never) {
-            b.settle(Batch.Outcome.ABANDONED);
         }
     }
 
@@ -1309,47 +1250,12 @@ final class PipelineThread implements PartitionListener, Runnable {
         }
     }
 
-    // --- acknowledgements and commits ----------------------------------------------------------
-
-    /**
-     * Takes back the batches writers settled: acknowledgements reach the trackers here, unless the
-     * batch's partition was revoked since it was sealed (its new owner reads it again).
-     */
-    private void takeSettled() {
-        for (Batch b; (b = inbox.poll()) != null; ) {
-            inFlight--;
-            account.releaseCopy(b);
-            boolean written = b.outcome() == Batch.Outcome.WRITTEN;
-            for (Batch.Segment sg : b.segments()) {
-                PartitionState p = partitions.get(sg.partition());
-                boolean mine = p != null && p.epoch == sg.epoch();
-                if (written) {
-                    if (mine) {
-                        p.tracker.acknowledge(sg.pending());
-                    } else {
-                        parts.metrics().lateAcknowledgements.inc();
-                    }
-                }
-                blocks.give(sg.open().buffers()); // the budget bytes go to the pool with them
-            }
-            if (!written) {
-                parts.metrics().abandonedBatches.inc();
-            }
-        }
-        if (account.paused()) {
-            account.dropPooled();
-        }
-    }
+    // --- commits
+    // ----------------------------------------------------------------------------------
 
     /** Commits every partition whose position moved, then forgets partitions that are finished. */
     private void commit() {
-        List<PartitionState> moved = new ArrayList<>();
-        for (PartitionState part : partitions.values()) {
-            if (part.tracker.committable() > part.tracker.committed()) {
-                moved.add(part);
-            }
-        }
-        if (!commit(moved)) {
+        if (!commits.commitMoved()) {
             return;
         }
         partitions
@@ -1360,39 +1266,6 @@ final class PipelineThread implements PartitionListener, Runnable {
                                         && p != current
                                         && p.open == null
                                         && p.tracker.pendingBatches() == 0);
-    }
-
-    /**
-     * Commits these partitions' checkpoints — positions as far as their trackers allow, and the
-     * boundaries of their batches in flight — in one call to the source. False (and the pipeline
-     * failed) when the source could not keep them.
-     */
-    private boolean commit(List<PartitionState> ps) {
-        if (ps.isEmpty()) {
-            return true;
-        }
-        Map<String, Checkpoint> checkpoints = new LinkedHashMap<>();
-        boolean advanced = false;
-        for (PartitionState p : ps) {
-            advanced |= p.tracker.advance();
-            checkpoints.put(p.name, p.checkpoint());
-        }
-        try {
-            parts.committer().commit(source, checkpoints, advanced);
-        } catch (IOException e) {
-            parts.lifecycle()
-                    .fail(
-                            new Failure("cannot commit positions: " + e.getMessage(), null, null),
-                            false);
-            return false;
-        }
-        for (Map.Entry<String, Checkpoint> e : checkpoints.entrySet()) {
-            long position = source.committedPosition(e.getKey(), e.getValue().position());
-            if (position >= 0) {
-                committed.put(e.getKey(), position);
-            }
-        }
-        return true;
     }
 
     private void publish() {
@@ -1418,7 +1291,7 @@ final class PipelineThread implements PartitionListener, Runnable {
 
     /** The committed position of every partition this thread owns or finished. */
     Map<String, Long> committedPositions() {
-        return committed;
+        return commits.committedPositions();
     }
 
     int pendingBatches() {
