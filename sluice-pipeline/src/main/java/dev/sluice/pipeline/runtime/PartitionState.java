@@ -19,6 +19,14 @@ import java.util.List;
  * Owned by its pipeline thread.
  */
 final class PartitionState {
+    /**
+     * Sealed batches of one partition not yet behind its committed position, at most: their
+     * boundaries travel with every commit (Kafka keeps them in the offset's metadata, 4 KiB by
+     * default), so a partition with this many takes no more records until acknowledgements come
+     * back and a commit drops them.
+     */
+    static final int MAX_IN_FLIGHT_BATCHES = 64;
+
     final String name;
     final long epoch;
     final CheckpointTracker tracker;
@@ -72,6 +80,11 @@ final class PartitionState {
     /** How many sealed batches are not yet behind the committed position. */
     int inFlightBatches() {
         return inFlight.size();
+    }
+
+    /** True when the partition takes no more records until a commit drops acknowledged batches. */
+    boolean atCeiling() {
+        return inFlight.size() >= MAX_IN_FLIGHT_BATCHES;
     }
 
     /** The checkpoint to commit now: the tracker's position and the batches past it. */

@@ -207,7 +207,7 @@ class PartitionOwnershipTest {
         h.source.partition("p", 1_000, PartitionOwnershipTest::row);
         h.start();
         h.turns(10);
-        int limit = PipelineThread.MAX_IN_FLIGHT_PER_PARTITION;
+        int limit = PartitionState.MAX_IN_FLIGHT_BATCHES;
         assertThat(h.batches()).hasSize(limit);
         assertThat(h.source.paused()).isTrue();
         h.turns(5);

@@ -1,0 +1,512 @@
+package dev.sluice.pipeline.runtime;
+
+import dev.sluice.pipeline.checkpoint.LedgerEntry;
+import dev.sluice.pipeline.checkpoint.ReplayPlan;
+import dev.sluice.pipeline.sink.Batch;
+import dev.sluice.pipeline.sink.BlockPool;
+import dev.sluice.pipeline.sink.DedupToken;
+import dev.sluice.pipeline.sink.OpenBatch;
+import dev.sluice.pipeline.sink.SealPolicy;
+import dev.sluice.pipeline.sink.SealReason;
+import dev.sluice.pipeline.source.Source;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Predicate;
+
+/**
+ * A pipeline thread's open batches, one per partition, like the accumulator of Kafka's producer:
+ * rows go into the open batch of their partition, which is sealed at {@code batch.max_rows} or
+ * {@code batch.max_bytes}, {@code batch.linger} after its first row, at the partition's end, on a
+ * drain, a revocation or a paused budget — or, from a source whose partitions are read side by
+ * side, together with the others as one batch of several partitions (a {@link Round}). A sealed
+ * batch gets its boundaries, shard, {@code now()} and deduplication token here (property 2) and
+ * goes to the {@link BatchHandoff}. Batches that re-create ledger entries are the {@link
+ * ReplayedBatches}' to seal. Used by its pipeline thread only.
+ */
+final class BatchAccumulator {
+
+    /**
+     * Rows staged for the expression transforms (ADR 0010), which live in the open batch of the
+     * partition being processed and must be settled before it is sealed.
+     */
+    interface StagedRows {
+        /** Settles the staged rows of {@code part}'s open batch; false when the pipeline stops. */
+        boolean flush(PartitionState part, long nowNanos);
+
+        /** The same for the partition whose polled records are being processed, if any. */
+        boolean flushCurrent(long nowNanos);
+    }
+
+    private final SharedParts parts;
+    private final SealPolicy seal;
+    private final Source source;
+    private final BlockPool blocks;
+    private final BudgetAccount account;
+    private final BatchHandoff handoff;
+    private final SettledInbox inbox;
+    private final Map<String, PartitionState> partitions;
+    private final boolean combine;
+    private final Round round = new Round();
+    private final ReplayedBatches replays;
+    private StagedRows staged;
+
+    /**
+     * @param partitions the thread's partitions, by name (the thread adds and removes them)
+     * @param inbox the owner of the batches sealed here, told when they are settled
+     */
+    BatchAccumulator(
+            SharedParts parts,
+            Source source,
+            BlockPool blocks,
+            BudgetAccount account,
+            BatchHandoff handoff,
+            SettledInbox inbox,
+            Map<String, PartitionState> partitions) {
+        this.parts = parts;
+        this.seal = parts.seal();
+        this.source = source;
+        this.blocks = blocks;
+        this.account = account;
+        this.handoff = handoff;
+        this.inbox = inbox;
+        this.partitions = partitions;
+        this.combine = source.partitionsInterleave();
+        this.replays = new ReplayedBatches(this, parts, blocks, handoff, inbox, partitions);
+    }
+
+    /** Where the rows staged in open batches are settled before a seal (set once, at start). */
+    void stagedRows(StagedRows staged) {
+        this.staged = staged;
+    }
+
+    /** True when the partitions' open batches are sealed together, as rounds. */
+    boolean combines() {
+        return combine;
+    }
+
+    // --- rows go in ------------------------------------------------------------------------------
+
+    /**
+     * The open batch a record at {@code position} goes to. During a replay, the current batch is
+     * sealed first when the record lies beyond the ledger entry it re-creates, or when it enters an
+     * entry the batch is not re-creating; an empty batch is pinned to the entry holding the record.
+     * Null when the pipeline stops instead.
+     */
+    OpenBatch batchFor(PartitionState part, long position, long nowNanos) {
+        ReplayPlan plan = part.replay;
+        LedgerEntry entry = plan == null ? null : plan.at(position);
+        if (plan != null && !replays.sealBefore(part, entry, position, nowNanos)) {
+            return null;
+        }
+        if (part.open == null) {
+            part.open = new OpenBatch(part.name, blocks.take());
+        }
+        OpenBatch open = part.open;
+        if (plan != null && open.isEmpty()) {
+            ReplayedBatches.pin(open, entry, position);
+        }
+        return open;
+    }
+
+    /**
+     * The {@code now()} of a batch that has no row yet, decided again at each record until it has
+     * one: the recorded one for a replay ({@link ReplayedBatches#recordedNow}); the one the batch
+     * already has if younger than the linger (its records were all dropped); else the round's for a
+     * batch of several partitions, else the clock's. One reading per batch, as the server takes one
+     * per block (property 2: a replay computes what the original did).
+     */
+    long nowFor(PartitionState part, OpenBatch batch, long position, long nowNanos) {
+        long recorded = ReplayedBatches.recordedNow(part, batch, position);
+        if (recorded >= 0) {
+            return recorded;
+        }
+        if (batch.nowSeconds() >= 0 && nowNanos - seal.lingerDeadline(batch.nowTakenNanos()) < 0) {
+            return batch.nowSeconds();
+        }
+        long clock = clockSeconds();
+        if (!combine || batch.pinned() != null) {
+            return clock;
+        }
+        return round.nowSeconds(clock);
+    }
+
+    /**
+     * The batch grew by {@code rows} rows (committed or staged; fewer when staged rows were
+     * filtered): its growth is charged to the budget (property 3) and counted in the round.
+     */
+    void grew(OpenBatch batch, int rows) {
+        long dataBefore = batch.dataBytes();
+        account.charge(batch);
+        if (combine && batch.pinned() == null) {
+            round.grew(rows, batch.dataBytes() - dataBefore);
+        }
+    }
+
+    /**
+     * After rows were committed: seals the batch at the end of the ledger entry it re-creates, or
+     * once it (or the round) is full. False when the pipeline must stop instead.
+     */
+    boolean sealIfDue(PartitionState part, OpenBatch batch, long nowNanos) {
+        if (batch.pinned() != null) {
+            return replays.sealIfComplete(part, batch, nowNanos);
+        }
+        if (combine) {
+            SealReason bySize = seal.bySize(round.rows(), round.bytes());
+            if (bySize != null) {
+                return sealRound(bySize, nowNanos, p -> true);
+            }
+        } else {
+            SealReason bySize = seal.bySize(batch.rows(), batch.dataBytes());
+            if (bySize != null) {
+                return seal(part, bySize, nowNanos);
+            }
+        }
+        return true;
+    }
+
+    /**
+     * True when the batch, counting its staged rows, would be sealed once they are committed: at
+     * the end of the ledger entry it re-creates (the last staged row at {@code position}), or by
+     * size.
+     */
+    boolean dueWithStaged(OpenBatch batch, long position) {
+        LedgerEntry pinned = batch.pinned();
+        if (pinned != null) {
+            return position >= pinned.last();
+        }
+        SealReason bySize =
+                combine
+                        ? seal.bySize(round.rows(), round.bytes())
+                        : seal.bySize(batch.rows() + batch.staged(), batch.dataBytes());
+        return bySize != null;
+    }
+
+    // --- sealing
+    // -----------------------------------------------------------------------------------
+
+    /**
+     * Seals the open batch of {@code part}; it is sent at the end of the turn, once its boundaries
+     * are committed with the source ({@link BatchHandoff#submitSealed}). True when the batch was
+     * sealed or there was nothing to seal, false when the pipeline stops instead.
+     */
+    boolean seal(PartitionState part, SealReason reason, long nowNanos) {
+        if (!staged.flush(part, nowNanos)) {
+            return false; // staged rows exist only within process(), where records are at hand
+        }
+        OpenBatch open = part.open;
+        if (open == null || open.isEmpty()) {
+            return true;
+        }
+        if (parts.lifecycle().mode() == Lifecycle.Mode.STOP) {
+            return false; // seal nothing further: the open batch will be abandoned
+        }
+        String problem = misaligned(open);
+        if (problem != null) {
+            parts.lifecycle()
+                    .fail(
+                            new Failure(
+                                    problem
+                                            + " (batch of "
+                                            + part.name
+                                            + " from position "
+                                            + open.firstPosition()
+                                            + ")",
+                                    part.name,
+                                    null),
+                            false);
+            return false;
+        }
+        if (open.pinned() != null) {
+            return replays.seal(part, open, reason);
+        }
+        sealAs(part, open, newBounds(part, open), false, reason);
+        return true;
+    }
+
+    /**
+     * The boundaries of a batch not re-created exactly: its own range, the shard it hashes to and
+     * its {@code now()} — recorded with its partition, which commits them before the batch is sent.
+     */
+    LedgerEntry newBounds(PartitionState part, OpenBatch open) {
+        // The batch's now() for transforms, DEFAULTs and keys: one reading per batch, when its
+        // first row was decoded, as the server takes one per block — recorded, so that a replay
+        // uses it again.
+        long nowSeconds = batchNow(open);
+        LedgerEntry bounds =
+                new LedgerEntry(
+                        part.name,
+                        open.firstPosition(),
+                        open.lastPosition(),
+                        parts.router().shardFor(part.name, open.firstPosition()),
+                        nowSeconds);
+        part.sealed(bounds);
+        return bounds;
+    }
+
+    /**
+     * Seals {@code open} as a batch of one partition under {@code bounds} and their token, and
+     * hands it over.
+     *
+     * @param replayed true when {@code bounds} is the recorded entry the batch re-creates exactly
+     */
+    void sealAs(
+            PartitionState part,
+            OpenBatch open,
+            LedgerEntry bounds,
+            boolean replayed,
+            SealReason reason) {
+        String token = token(part, bounds);
+        long nowSeconds = bounds.nowSeconds() >= 0 ? bounds.nowSeconds() : clockSeconds();
+        Batch batch =
+                new Batch(inbox, open, bounds, replayed, token, reason, nowSeconds, part.epoch);
+        if (combine && open.pinned() == null) {
+            round.remove(open);
+        }
+        part.open = null;
+        handoff.sealed(batch);
+    }
+
+    /**
+     * Seals, as one batch, the open batches of the partitions {@code which} selects (not replays):
+     * a source whose partitions are read side by side gets few INSERTs however many partitions it
+     * has. A single one is sealed as a batch of its own.
+     */
+    boolean sealRound(SealReason reason, long nowNanos, Predicate<PartitionState> which) {
+        if (!staged.flushCurrent(nowNanos)) {
+            return false; // only the partition being processed can have staged rows
+        }
+        List<PartitionState> members = new ArrayList<>();
+        for (PartitionState p : partitions.values()) {
+            if (p.open != null && !p.open.isEmpty() && p.open.pinned() == null && which.test(p)) {
+                members.add(p);
+            }
+        }
+        if (members.isEmpty()) {
+            return true;
+        }
+        if (members.size() == 1) {
+            return seal(members.get(0), reason, nowNanos);
+        }
+        return sealCombined(members, reason);
+    }
+
+    /**
+     * The open batches of {@code members} as one batch: their rows in partition-name order, each
+     * partition's range recorded with the group ({@code <hash>.<members>} of all ranges) so that a
+     * replay re-creates the same batch, and a token of the group (property 2).
+     */
+    private boolean sealCombined(List<PartitionState> members, SealReason reason) {
+        if (parts.lifecycle().mode() == Lifecycle.Mode.STOP) {
+            return false;
+        }
+        for (PartitionState m : members) {
+            String problem = misaligned(m.open);
+            if (problem != null) {
+                parts.lifecycle()
+                        .fail(
+                                new Failure(problem + " (batch of " + m.name + ")", m.name, null),
+                                false);
+                return false;
+            }
+        }
+        members.sort((a, b) -> a.name.compareTo(b.name));
+        // The round's now(); each member records its own (the same unless it was opened in an
+        // earlier round), and a replay of the group takes the first member's, as here.
+        long nowSeconds = batchNow(members.get(0).open);
+        List<LedgerEntry> ranges = new ArrayList<>();
+        for (PartitionState m : members) {
+            ranges.add(new LedgerEntry(m.name, m.open.firstPosition(), m.open.lastPosition(), 0));
+        }
+        String group = DedupToken.groupOf(ranges);
+        int shard = parts.router().shardFor("g" + group, 0);
+        // The token's run goes with the group: a member replayed alone by an owner whose partition
+        // carries another run looks the group up under this one (docs/adr/0011).
+        String run = members.get(0).run;
+        String recorded = LedgerEntry.groupWithRun(group, run);
+        List<Batch.Segment> segments = new ArrayList<>();
+        for (PartitionState m : members) {
+            LedgerEntry bounds =
+                    new LedgerEntry(
+                            m.name,
+                            m.open.firstPosition(),
+                            m.open.lastPosition(),
+                            shard,
+                            batchNow(m.open),
+                            recorded);
+            m.sealed(bounds);
+            segments.add(new Batch.Segment(m.open, bounds, m.epoch));
+            round.remove(m.open);
+            m.open = null;
+        }
+        String token = groupToken(run, group, shard);
+        handoff.sealed(new Batch(inbox, segments, shard, false, token, reason, nowSeconds));
+        return true;
+    }
+
+    /**
+     * Seals every open batch — as one round when partitions are combined — and sends alone (or, on
+     * a drain or a revocation, drops) the replayed parts still waiting for their batch.
+     *
+     * @param dropEmpty true to give empty open batches back to the pool (nothing more is read)
+     */
+    void sealAll(SealReason reason, long nowNanos, boolean dropEmpty) {
+        if (combine && !sealRound(reason, nowNanos, p -> true)) {
+            return;
+        }
+        for (PartitionState part : partitions.values()) {
+            if (!seal(part, reason, nowNanos)) {
+                return;
+            }
+            if (dropEmpty) {
+                dropEmptyBatch(part);
+            }
+        }
+        replays.settleWaitingParts(reason, nowNanos);
+    }
+
+    /** Seals the open batches of {@code ps} — as one round when partitions are combined. */
+    void sealEach(List<PartitionState> ps, SealReason reason, long nowNanos) {
+        if (combine) {
+            sealRound(reason, nowNanos, ps::contains);
+        } else {
+            for (PartitionState p : ps) {
+                seal(p, reason, nowNanos);
+            }
+        }
+    }
+
+    /**
+     * Seals the batches (or the round) whose linger is up, except those of partitions at their
+     * ceiling of batches in flight; returns how long until the next one is.
+     *
+     * @param maxWaitNanos the longest it returns
+     */
+    long sealLingering(long now, long maxWaitNanos) {
+        long wait = maxWaitNanos;
+        if (combine) {
+            // One round for all: its linger starts with the oldest first row among them.
+            long oldest = Long.MAX_VALUE;
+            for (PartitionState part : partitions.values()) {
+                OpenBatch open = part.open;
+                if (open != null && !open.isEmpty() && open.pinned() == null) {
+                    oldest = Math.min(oldest, open.pending().openedNanos());
+                }
+            }
+            if (oldest == Long.MAX_VALUE) {
+                return wait;
+            }
+            long deadline = seal.lingerDeadline(oldest);
+            if (now - deadline >= 0) {
+                return sealRound(SealReason.LINGER, now, p -> !p.atCeiling()) ? wait : 0;
+            }
+            return Math.min(wait, deadline - now);
+        }
+        for (PartitionState part : partitions.values()) {
+            OpenBatch open = part.open;
+            if (open == null || open.isEmpty() || open.pinned() != null || part.atCeiling()) {
+                continue;
+            }
+            long deadline = seal.lingerDeadline(open.pending().openedNanos());
+            if (now - deadline >= 0) {
+                if (!seal(part, SealReason.LINGER, now)) {
+                    return 0;
+                }
+            } else {
+                wait = Math.min(wait, deadline - now);
+            }
+        }
+        return wait;
+    }
+
+    // --- batches dropped -------------------------------------------------------------------------
+
+    /** An empty open batch goes back to the pool. */
+    void dropEmptyBatch(PartitionState part) {
+        if (part.open != null && part.open.isEmpty()) {
+            blocks.give(part.open.buffers());
+            part.open = null;
+        }
+    }
+
+    /** Stopping: open batches are never sent; their records hold back the commits (property 1). */
+    void abandonAll() {
+        for (PartitionState part : partitions.values()) {
+            OpenBatch open = part.open;
+            if (open != null) {
+                blocks.give(open.buffers()); // with the budget bytes it holds
+                part.open = null;
+            }
+            if (part.ready != null) {
+                blocks.give(part.ready.buffers());
+                part.ready = null;
+            }
+        }
+        round.clear();
+    }
+
+    /**
+     * The partition is no longer the thread's: its open batch is abandoned (its records are the
+     * next owner's to read), with a replayed part waiting for its batch.
+     */
+    void forget(PartitionState p) {
+        if (p.open != null) {
+            if (p.open.pinned() == null) {
+                round.remove(p.open);
+            }
+            blocks.give(p.open.buffers()); // with the budget bytes it holds
+            p.open = null;
+        }
+        if (p.ready != null) {
+            blocks.give(p.ready.buffers());
+            p.ready = null;
+        }
+    }
+
+    /**
+     * Partitions were forgotten: replayed groups waiting for one of them can no longer be whole.
+     */
+    void forgotten() {
+        replays.regroup();
+    }
+
+    // --- what a sealed batch is made of ---------------------------------------------------------
+
+    /** The deduplication token of a batch of one partition over {@code bounds} (property 2). */
+    String token(PartitionState part, LedgerEntry bounds) {
+        return DedupToken.of(
+                parts.pipeline(),
+                part.run,
+                source.name(),
+                part.name,
+                bounds.first(),
+                bounds.last(),
+                bounds.shard());
+    }
+
+    /** The deduplication token of a batch of several partitions, group {@code group}. */
+    String groupToken(String run, String group, int shard) {
+        return DedupToken.group(parts.pipeline(), run, source.name(), group, shard);
+    }
+
+    /** The now() an open batch computes with (read at its first row; the clock if it has none). */
+    long batchNow(OpenBatch open) {
+        return open.nowSeconds() >= 0 ? open.nowSeconds() : clockSeconds();
+    }
+
+    /** The clock's time in epoch seconds. */
+    long clockSeconds() {
+        return Math.floorDiv(parts.clock().currentTimeMillis(), 1000);
+    }
+
+    private static String misaligned(OpenBatch open) {
+        try {
+            open.block().rows();
+            return null;
+        } catch (IllegalStateException e) {
+            return "the decoder or a transform did not append one value per column and row"
+                    + " (a bug in it): "
+                    + e.getMessage();
+        }
+    }
+}
