@@ -182,8 +182,7 @@ final class BatchAccumulator {
         return bySize != null;
     }
 
-    // --- sealing
-    // -----------------------------------------------------------------------------------
+    // --- sealing ---------------------------------------------------------------------------------
 
     /**
      * Seals the open batch of {@code part}; it is sent at the end of the turn, once its boundaries
@@ -470,7 +469,7 @@ final class BatchAccumulator {
         replays.regroup();
     }
 
-    // --- what a sealed batch is made of ---------------------------------------------------------
+    // --- what a sealed batch is made of ----------------------------------------------------------
 
     /** The deduplication token of a batch of one partition over {@code bounds} (property 2). */
     String token(PartitionState part, LedgerEntry bounds) {

@@ -42,8 +42,7 @@ final class ReplayedBatches {
         this.partitions = partitions;
     }
 
-    // --- pinning
-    // -----------------------------------------------------------------------------------
+    // --- pinning ---------------------------------------------------------------------------------
 
     /**
      * Before a record at {@code position} of a partition being replayed ({@code entry}: the entry
@@ -90,8 +89,7 @@ final class ReplayedBatches {
         return -1;
     }
 
-    // --- sealing
-    // -----------------------------------------------------------------------------------
+    // --- sealing ---------------------------------------------------------------------------------
 
     /**
      * After rows were committed to a pinned batch: once it reaches its entry's end it is sealed,
@@ -204,8 +202,7 @@ final class ReplayedBatches {
         return true;
     }
 
-    // --- groups
-    // ------------------------------------------------------------------------------------
+    // --- groups ----------------------------------------------------------------------------------
 
     /**
      * A replayed part of a batch of several partitions is complete: it waits aside for the other
