@@ -5,7 +5,7 @@ import dev.sluice.pipeline.sink.BlockPool;
 import dev.sluice.pipeline.sink.SealReason;
 import dev.sluice.pipeline.source.Checkpoint;
 import dev.sluice.pipeline.source.PartitionListener;
-import dev.sluice.pipeline.source.RecordBatch;
+import dev.sluice.pipeline.source.PolledRecords;
 import dev.sluice.pipeline.source.Source;
 import dev.sluice.pipeline.transform.Transform;
 import java.io.IOException;
@@ -232,7 +232,7 @@ final class PipelineThread implements PartitionListener, Runnable {
     }
 
     private void poll(long waitNanos) throws IOException {
-        RecordBatch records = processor.records();
+        PolledRecords records = processor.records();
         int n = source.poll(records, POLL_RECORDS, waitNanos);
         if (n < 0) {
             sourceExhausted = true;

@@ -4,7 +4,7 @@ import dev.sluice.pipeline.errors.ErrorPolicy;
 import dev.sluice.pipeline.metrics.Metrics;
 import dev.sluice.pipeline.sink.Batch;
 import dev.sluice.pipeline.sink.RejectedRows;
-import dev.sluice.pipeline.source.RecordBatch;
+import dev.sluice.pipeline.source.PolledRecords;
 import java.io.IOException;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
@@ -42,7 +42,7 @@ final class RecordErrors {
      * @return null when the record is handled (skipped or dead-lettered) and reading goes on;
      *     otherwise why the pipeline must stop
      */
-    String reject(RecordBatch batch, int index, String reason) throws IOException {
+    String reject(PolledRecords batch, int index, String reason) throws IOException {
         if (policy == ErrorPolicy.FAIL) {
             return reason;
         }

@@ -6,7 +6,7 @@ import dev.sluice.pipeline.decode.DecoderUnavailableException;
 import dev.sluice.pipeline.decode.RecordException;
 import dev.sluice.pipeline.sink.OpenBatch;
 import dev.sluice.pipeline.sink.SealReason;
-import dev.sluice.pipeline.source.RecordBatch;
+import dev.sluice.pipeline.source.PolledRecords;
 import dev.sluice.pipeline.transform.ExpressionStage;
 import dev.sluice.pipeline.transform.Transform;
 import dev.sluice.pipeline.transform.TransformChain;
@@ -42,7 +42,7 @@ final class RecordProcessor implements BatchAccumulator.StagedRows {
     private final BatchAccumulator batches;
 
     /** The buffer the source fills at each poll. */
-    private final RecordBatch records = new RecordBatch();
+    private final PolledRecords records = new PolledRecords();
 
     /** The partition of the polled records, or null. */
     private PartitionState current;
@@ -77,7 +77,7 @@ final class RecordProcessor implements BatchAccumulator.StagedRows {
     }
 
     /** The buffer the source fills at each poll. */
-    RecordBatch records() {
+    PolledRecords records() {
         return records;
     }
 
@@ -131,7 +131,7 @@ final class RecordProcessor implements BatchAccumulator.StagedRows {
 
     /** Processes the polled records from the cursor, until done, paused or stopped. */
     void process(long nowNanos) {
-        RecordBatch rb = records;
+        PolledRecords rb = records;
         PartitionState part = current;
         if (cursor == 0 && rb.partitionStart && rb.count > 0 && decoder.expectsHeader()) {
             if (!readHeader(rb)) {
@@ -178,7 +178,7 @@ final class RecordProcessor implements BatchAccumulator.StagedRows {
     }
 
     /** Reads a partition's header record; false when the pipeline must stop instead. */
-    private boolean readHeader(RecordBatch rb) {
+    private boolean readHeader(PolledRecords rb) {
         if (rb.errors > 0 && rb.error[0] != null) {
             return reject(rb, 0, rb.error[0]);
         }
@@ -190,12 +190,12 @@ final class RecordProcessor implements BatchAccumulator.StagedRows {
         }
     }
 
-    private static long next(RecordBatch rb, int i) {
+    private static long next(PolledRecords rb, int i) {
         return i + 1 < rb.count ? rb.position[i + 1] : rb.endPosition;
     }
 
     /** Appends record {@code i} as a row; false when the pipeline must stop instead. */
-    private boolean processRecord(PartitionState part, RecordBatch rb, int i, long nowNanos) {
+    private boolean processRecord(PartitionState part, PolledRecords rb, int i, long nowNanos) {
         long position = rb.position[i];
         OpenBatch batch = batches.batchFor(part, position, nowNanos);
         if (batch == null) {
@@ -333,7 +333,7 @@ final class RecordProcessor implements BatchAccumulator.StagedRows {
     }
 
     /** Applies the error policy; false when the pipeline must stop. */
-    private boolean reject(RecordBatch rb, int i, String reason) {
+    private boolean reject(PolledRecords rb, int i, String reason) {
         String stop;
         try {
             stop = parts.errors().reject(rb, i, reason);

@@ -46,7 +46,8 @@ class DecoderFactoryTest {
         TargetColumns target = DecoderFactory.targetColumns(raw, List.of(), TABLE);
         assertThat(names(target)).containsExactly("name");
         Decoder d = DecoderFactory.create(raw, target);
-        dev.sluice.pipeline.source.RecordBatch rb = new dev.sluice.pipeline.source.RecordBatch();
+        dev.sluice.pipeline.source.PolledRecords rb =
+                new dev.sluice.pipeline.source.PolledRecords();
         byte[] text =
                 "not json, {\"at all\"}\t\u00e9".getBytes(java.nio.charset.StandardCharsets.UTF_8);
         System.arraycopy(text, 0, rb.data, 0, text.length);

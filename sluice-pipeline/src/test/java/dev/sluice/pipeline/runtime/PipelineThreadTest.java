@@ -316,7 +316,7 @@ class PipelineThreadTest {
                             @Override
                             public boolean apply(
                                     dev.sluice.pipeline.decode.RowTarget row,
-                                    dev.sluice.pipeline.source.RecordBatch batch,
+                                    dev.sluice.pipeline.source.PolledRecords batch,
                                     int index) {
                                 return row.block().column(0).getLong(row.row()) % 2 == 0;
                             }

@@ -10,7 +10,7 @@ import dev.sluice.pipeline.decode.RecordException;
 import dev.sluice.pipeline.decode.TargetColumns;
 import dev.sluice.pipeline.sink.BatchBuffers;
 import dev.sluice.pipeline.sink.OpenBatch;
-import dev.sluice.pipeline.source.RecordBatch;
+import dev.sluice.pipeline.source.PolledRecords;
 import dev.sluice.pipeline.source.RecordMetadata;
 import dev.sluice.pipeline.testing.Tables;
 import java.nio.charset.StandardCharsets;
@@ -36,8 +36,8 @@ class MetadataColumnsTest {
     }
 
     /** Two records: one with key and headers, one with neither. */
-    private static RecordBatch batch() {
-        RecordBatch rb = new RecordBatch();
+    private static PolledRecords batch() {
+        PolledRecords rb = new PolledRecords();
         rb.partition = "events/3";
         rb.meta = new RecordMetadata();
         rb.meta.topic = "events";
@@ -87,7 +87,7 @@ class MetadataColumnsTest {
                 new OpenBatch(
                         "events/3",
                         new BatchBuffers(target.newBlock(), new AbsentRows(target.size())));
-        RecordBatch rb = batch();
+        PolledRecords rb = batch();
         for (int i = 0; i < 2; i++) {
             rows.beginRow();
             assertThat(t.apply(rows, rb, i)).isTrue();
