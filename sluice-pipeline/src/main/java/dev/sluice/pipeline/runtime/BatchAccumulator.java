@@ -2,12 +2,12 @@ package dev.sluice.pipeline.runtime;
 
 import dev.sluice.pipeline.checkpoint.LedgerEntry;
 import dev.sluice.pipeline.checkpoint.ReplayPlan;
-import dev.sluice.pipeline.sink.Batch;
 import dev.sluice.pipeline.sink.BlockPool;
 import dev.sluice.pipeline.sink.DedupToken;
 import dev.sluice.pipeline.sink.OpenBatch;
 import dev.sluice.pipeline.sink.SealPolicy;
 import dev.sluice.pipeline.sink.SealReason;
+import dev.sluice.pipeline.sink.SealedBatch;
 import dev.sluice.pipeline.source.Source;
 import java.util.ArrayList;
 import java.util.List;
@@ -257,8 +257,9 @@ final class BatchAccumulator {
             SealReason reason) {
         String token = token(part, bounds);
         long nowSeconds = bounds.nowSeconds() >= 0 ? bounds.nowSeconds() : clockSeconds();
-        Batch batch =
-                new Batch(inbox, open, bounds, replayed, token, reason, nowSeconds, part.epoch);
+        SealedBatch batch =
+                new SealedBatch(
+                        inbox, open, bounds, replayed, token, reason, nowSeconds, part.epoch);
         if (combine && open.pinned() == null) {
             round.remove(open);
         }
@@ -323,7 +324,7 @@ final class BatchAccumulator {
         // carries another run looks the group up under this one (docs/adr/0011).
         String run = members.get(0).run;
         String recorded = LedgerEntry.groupWithRun(group, run);
-        List<Batch.Segment> segments = new ArrayList<>();
+        List<SealedBatch.Segment> segments = new ArrayList<>();
         for (PartitionState m : members) {
             LedgerEntry bounds =
                     new LedgerEntry(
@@ -334,12 +335,12 @@ final class BatchAccumulator {
                             batchNow(m.open),
                             recorded);
             m.sealed(bounds);
-            segments.add(new Batch.Segment(m.open, bounds, m.epoch));
+            segments.add(new SealedBatch.Segment(m.open, bounds, m.epoch));
             round.remove(m.open);
             m.open = null;
         }
         String token = groupToken(run, group, shard);
-        handoff.sealed(new Batch(inbox, segments, shard, false, token, reason, nowSeconds));
+        handoff.sealed(new SealedBatch(inbox, segments, shard, false, token, reason, nowSeconds));
         return true;
     }
 

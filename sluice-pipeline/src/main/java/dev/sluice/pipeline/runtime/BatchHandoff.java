@@ -1,9 +1,9 @@
 package dev.sluice.pipeline.runtime;
 
 import dev.sluice.pipeline.metrics.Metrics;
-import dev.sluice.pipeline.sink.Batch;
 import dev.sluice.pipeline.sink.BatchQueue;
 import dev.sluice.pipeline.sink.BlockPool;
+import dev.sluice.pipeline.sink.SealedBatch;
 import dev.sluice.pipeline.source.Source;
 import java.util.ArrayList;
 import java.util.List;
@@ -28,7 +28,7 @@ final class BatchHandoff {
     private final BlockPool blocks;
 
     /** Sealed batches whose boundaries are not yet committed with the source: not sent yet. */
-    private final List<Batch> unrecorded = new ArrayList<>();
+    private final List<SealedBatch> unrecorded = new ArrayList<>();
 
     /** Batches sealed and not yet taken back. */
     private int inFlight;
@@ -53,7 +53,7 @@ final class BatchHandoff {
     }
 
     /** A sealed batch joins the turn's: sent at its end, after its boundaries are committed. */
-    void sealed(Batch batch) {
+    void sealed(SealedBatch batch) {
         account.holdCopy(batch); // the one block it is copied into, if several
         inFlight++;
         metrics.seals(batch.reason()).inc();
@@ -87,8 +87,8 @@ final class BatchHandoff {
         }
         if (source.replayable()) {
             List<PartitionState> touched = new ArrayList<>();
-            for (Batch b : unrecorded) {
-                for (Batch.Segment sg : b.segments()) {
+            for (SealedBatch b : unrecorded) {
+                for (SealedBatch.Segment sg : b.segments()) {
                     PartitionState p = partitions.get(sg.partition());
                     if (p != null && p.epoch == sg.epoch() && !touched.contains(p)) {
                         touched.add(p);
@@ -100,7 +100,7 @@ final class BatchHandoff {
                 return;
             }
         }
-        for (Batch b : unrecorded) {
+        for (SealedBatch b : unrecorded) {
             sink.submit(b);
         }
         unrecorded.clear();
@@ -108,10 +108,10 @@ final class BatchHandoff {
 
     /** Batches never sent: they settle at once as abandoned and hold their commits back. */
     private void abandonUnrecorded() {
-        List<Batch> never = new ArrayList<>(unrecorded);
+        List<SealedBatch> never = new ArrayList<>(unrecorded);
         unrecorded.clear();
-        for (Batch b : never) {
-            b.settle(Batch.Outcome.ABANDONED);
+        for (SealedBatch b : never) {
+            b.settle(SealedBatch.Outcome.ABANDONED);
         }
     }
 
@@ -120,11 +120,11 @@ final class BatchHandoff {
      * batch's partition was revoked since it was sealed (its new owner reads it again).
      */
     void takeSettled() {
-        for (Batch b; (b = inbox.poll()) != null; ) {
+        for (SealedBatch b; (b = inbox.poll()) != null; ) {
             inFlight--;
             account.releaseCopy(b);
-            boolean written = b.outcome() == Batch.Outcome.WRITTEN;
-            for (Batch.Segment sg : b.segments()) {
+            boolean written = b.outcome() == SealedBatch.Outcome.WRITTEN;
+            for (SealedBatch.Segment sg : b.segments()) {
                 PartitionState p = partitions.get(sg.partition());
                 boolean mine = p != null && p.epoch == sg.epoch();
                 if (written) {

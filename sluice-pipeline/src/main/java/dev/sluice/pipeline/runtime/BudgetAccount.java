@@ -2,9 +2,9 @@ package dev.sluice.pipeline.runtime;
 
 import dev.sluice.clickhouse.block.Block;
 import dev.sluice.clickhouse.column.Column;
-import dev.sluice.pipeline.sink.Batch;
 import dev.sluice.pipeline.sink.BlockPool;
 import dev.sluice.pipeline.sink.OpenBatch;
+import dev.sluice.pipeline.sink.SealedBatch;
 
 /**
  * One pipeline thread's account with the shared {@link InflightBudget} (property 3): the capacity
@@ -67,12 +67,12 @@ final class BudgetAccount {
      * A sealed batch counts the one block a batch of several partitions is copied into (none for
      * one partition) from sealing to settling.
      */
-    void holdCopy(Batch batch) {
+    void holdCopy(SealedBatch batch) {
         budget.acquire(batch.copyBytes());
     }
 
     /** The settled batch's copy, if it had one, is no longer held. */
-    void releaseCopy(Batch batch) {
+    void releaseCopy(SealedBatch batch) {
         if (batch.copyBytes() > 0) {
             budget.release(batch.copyBytes());
         }

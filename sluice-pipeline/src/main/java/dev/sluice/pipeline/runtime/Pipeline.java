@@ -7,11 +7,11 @@ import dev.sluice.pipeline.errors.ErrorPolicy;
 import dev.sluice.pipeline.metrics.Metrics;
 import dev.sluice.pipeline.metrics.Probes;
 import dev.sluice.pipeline.sink.Backoff;
-import dev.sluice.pipeline.sink.Batch;
 import dev.sluice.pipeline.sink.BlockPool;
 import dev.sluice.pipeline.sink.OutcomeCheck;
 import dev.sluice.pipeline.sink.RetryReason;
 import dev.sluice.pipeline.sink.SealPolicy;
+import dev.sluice.pipeline.sink.SealedBatch;
 import dev.sluice.pipeline.sink.ShardRouter;
 import dev.sluice.pipeline.sink.SinkSupervisor;
 import dev.sluice.pipeline.sink.SplitInserts;
@@ -610,7 +610,7 @@ public final class Pipeline implements AutoCloseable {
         }
 
         @Override
-        public void fatal(Batch batch, String message, Throwable cause) {
+        public void fatal(SealedBatch batch, String message, Throwable cause) {
             lifecycle.fail(new Failure(message, batch.partition(), null), true);
         }
     }

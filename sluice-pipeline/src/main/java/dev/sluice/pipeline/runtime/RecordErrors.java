@@ -2,8 +2,8 @@ package dev.sluice.pipeline.runtime;
 
 import dev.sluice.pipeline.errors.ErrorPolicy;
 import dev.sluice.pipeline.metrics.Metrics;
-import dev.sluice.pipeline.sink.Batch;
 import dev.sluice.pipeline.sink.RejectedRows;
+import dev.sluice.pipeline.sink.SealedBatch;
 import dev.sluice.pipeline.source.PolledRecords;
 import java.io.IOException;
 import java.util.concurrent.atomic.AtomicLong;
@@ -75,13 +75,13 @@ final class RecordErrors {
             }
 
             @Override
-            public String reject(Batch.RowSource at, byte[] row, String reason) {
+            public String reject(SealedBatch.RowSource at, byte[] row, String reason) {
                 return rejectRow(source.get(), at, row, reason);
             }
         };
     }
 
-    private String rejectRow(String source, Batch.RowSource at, byte[] row, String reason) {
+    private String rejectRow(String source, SealedBatch.RowSource at, byte[] row, String reason) {
         if (policy == ErrorPolicy.FAIL) {
             return reason;
         }

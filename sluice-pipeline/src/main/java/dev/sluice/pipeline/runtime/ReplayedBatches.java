@@ -1,10 +1,10 @@
 package dev.sluice.pipeline.runtime;
 
 import dev.sluice.pipeline.checkpoint.LedgerEntry;
-import dev.sluice.pipeline.sink.Batch;
 import dev.sluice.pipeline.sink.BlockPool;
 import dev.sluice.pipeline.sink.OpenBatch;
 import dev.sluice.pipeline.sink.SealReason;
+import dev.sluice.pipeline.sink.SealedBatch;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -189,7 +189,7 @@ final class ReplayedBatches {
                         pinned.shard());
         part.open = null;
         handoff.sealed(
-                Batch.memberAlone(
+                SealedBatch.memberAlone(
                         inbox,
                         open,
                         bounds,
@@ -255,9 +255,9 @@ final class ReplayedBatches {
         if (ready.size() == members && exact) {
             ready.sort((a, b) -> a.name.compareTo(b.name));
             LedgerEntry any = ready.get(0).ready.pinned();
-            List<Batch.Segment> segments = new ArrayList<>();
+            List<SealedBatch.Segment> segments = new ArrayList<>();
             for (PartitionState p : ready) {
-                segments.add(new Batch.Segment(p.ready, p.ready.pinned(), p.epoch));
+                segments.add(new SealedBatch.Segment(p.ready, p.ready.pinned(), p.epoch));
                 p.ready = null;
             }
             long nowSeconds = any.nowSeconds() >= 0 ? any.nowSeconds() : batches.clockSeconds();
@@ -267,7 +267,7 @@ final class ReplayedBatches {
                             any.baseGroup(),
                             any.shard());
             handoff.sealed(
-                    new Batch(
+                    new SealedBatch(
                             inbox,
                             segments,
                             any.shard(),

@@ -1,8 +1,8 @@
 package dev.sluice.pipeline.runtime;
 
 import dev.sluice.pipeline.metrics.Metrics;
-import dev.sluice.pipeline.sink.Batch;
 import dev.sluice.pipeline.sink.BatchOwner;
+import dev.sluice.pipeline.sink.SealedBatch;
 import dev.sluice.pipeline.time.Clock;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.locks.LockSupport;
@@ -13,7 +13,7 @@ import java.util.concurrent.locks.LockSupport;
  * out at the start of each turn.
  */
 final class SettledInbox implements BatchOwner {
-    private final ConcurrentLinkedQueue<Batch> settled = new ConcurrentLinkedQueue<>();
+    private final ConcurrentLinkedQueue<SealedBatch> settled = new ConcurrentLinkedQueue<>();
     private final Metrics metrics;
     private final Clock clock;
     private volatile Thread thread;
@@ -34,8 +34,8 @@ final class SettledInbox implements BatchOwner {
      * when the budget is paused.
      */
     @Override
-    public void settled(Batch batch) {
-        if (batch.outcome() == Batch.Outcome.WRITTEN) {
+    public void settled(SealedBatch batch) {
+        if (batch.outcome() == SealedBatch.Outcome.WRITTEN) {
             metrics.e2eSeconds.observe((clock.nanoTime() - batch.firstReadNanos()) / 1e9);
         }
         settled.add(batch);
@@ -46,7 +46,7 @@ final class SettledInbox implements BatchOwner {
     }
 
     /** The next settled batch, or null. */
-    Batch poll() {
+    SealedBatch poll() {
         return settled.poll();
     }
 }

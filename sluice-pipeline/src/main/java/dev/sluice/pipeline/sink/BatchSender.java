@@ -39,10 +39,11 @@ import java.util.Set;
  * twice, and are looked up once more after the resend is acknowledged) or {@code fail} (the
  * pipeline stops naming the batch's range and query id). A replayed INSERT (after a restart) is
  * looked up the same way before its first attempt, so one an earlier run wrote is not written
- * again. A member of a batch of several partitions replayed alone ({@link Batch#groupToken()}) is
- * first looked up by its group's token on every replica of the shard ({@link GroupLookup}), on
- * every table: the group written — the member is not sent (docs/adr/0011). Counts go to the shard's
- * metrics, and the INSERTs a user must know about to {@link DeliveryNotes}.
+ * again. A member of a batch of several partitions replayed alone ({@link
+ * SealedBatch#groupToken()}) is first looked up by its group's token on every replica of the shard
+ * ({@link GroupLookup}), on every table: the group written — the member is not sent
+ * (docs/adr/0011). Counts go to the shard's metrics, and the INSERTs a user must know about to
+ * {@link DeliveryNotes}.
  *
  * <p>A server error about the INSERT's rows or size ({@link ErrorClass#CONTENT}, {@link
  * ErrorClass#SIZE}) is not retried as it is: the INSERT is sent as its two halves, each under a
@@ -133,7 +134,7 @@ public final class BatchSender implements AutoCloseable {
     }
 
     /** Sends {@code batch}; never throws. A fatal failure is reported to the supervisor. */
-    public Batch.Outcome send(Batch batch) {
+    public SealedBatch.Outcome send(SealedBatch batch) {
         try {
             return write(batch);
         } finally {
@@ -141,7 +142,7 @@ public final class BatchSender implements AutoCloseable {
         }
     }
 
-    private Batch.Outcome write(Batch batch) {
+    private SealedBatch.Outcome write(SealedBatch batch) {
         List<BatchShaper.Insert> inserts;
         try {
             inserts = shaper.shape(batch);
@@ -167,7 +168,7 @@ public final class BatchSender implements AutoCloseable {
                     for (InsertParts.Unit unit : units) {
                         alreadyWritten(unit.state());
                     }
-                    return Batch.Outcome.WRITTEN;
+                    return SealedBatch.Outcome.WRITTEN;
                 }
                 case NOT_WRITTEN -> metrics.checks(OutcomeCheck.NOT_WRITTEN).inc();
                 case NOT_FOUND -> {} // never reached a replica, as far as their logs tell
@@ -222,7 +223,7 @@ public final class BatchSender implements AutoCloseable {
                     if (batch.replayed() && !state.replayChecked) {
                         Replay r = checkReplay(batch, state, url, replica);
                         if (r == Replay.STOP) {
-                            return Batch.Outcome.ABANDONED;
+                            return SealedBatch.Outcome.ABANDONED;
                         }
                         if (r == Replay.SKIP) {
                             alreadyWritten(state);
@@ -372,7 +373,7 @@ public final class BatchSender implements AutoCloseable {
      * The group a member replayed alone belonged to, looked up on every replica of the shard: where
      * the server keeps no log of sluice's INSERTs, its outcome is unknown.
      */
-    private GroupLookup.Result lookUpGroup(Batch batch) {
+    private GroupLookup.Result lookUpGroup(SealedBatch batch) {
         if (!policy.looksUpGroups()) {
             return new GroupLookup.Result(GroupLookup.Verdict.UNKNOWN, policy.logging().detail());
         }
@@ -384,7 +385,8 @@ public final class BatchSender implements AutoCloseable {
      * The batch is written: counted, and — a member sent alone while its group's outcome was
      * unknown — its rows this run wrote counted as possibly written twice.
      */
-    private Batch.Outcome written(Batch batch, List<InsertParts.Unit> units, String memberDoubt) {
+    private SealedBatch.Outcome written(
+            SealedBatch batch, List<InsertParts.Unit> units, String memberDoubt) {
         countBatch(units);
         if (memberDoubt != null) {
             long rows = 0;
@@ -404,11 +406,11 @@ public final class BatchSender implements AutoCloseable {
                                 + memberDoubt);
             }
         }
-        return Batch.Outcome.WRITTEN;
+        return SealedBatch.Outcome.WRITTEN;
     }
 
     /** Why the pipeline stops at a member whose group's outcome is unknown, and what to check. */
-    private String groupUnknown(Batch batch, String why) {
+    private String groupUnknown(SealedBatch batch, String why) {
         return "the outcome of an INSERT is unknown: "
                 + batch.describeRange()
                 + " was part of a batch of several partitions sent to shard "
@@ -433,7 +435,7 @@ public final class BatchSender implements AutoCloseable {
      * split that cannot be recorded.
      */
     private String splitOrReject(
-            Batch batch,
+            SealedBatch batch,
             InsertParts.Unit unit,
             ErrorClass kind,
             RuntimeException e,
@@ -475,7 +477,7 @@ public final class BatchSender implements AutoCloseable {
                 kind == ErrorClass.SIZE
                         ? server + " (the row alone is too large for the server's limits)"
                         : server;
-        Batch.RowSource source = batch.source(unit.origin(0));
+        SealedBatch.RowSource source = batch.source(unit.origin(0));
         String stop;
         if (!rejected.bisects()) {
             stop =
@@ -520,7 +522,7 @@ public final class BatchSender implements AutoCloseable {
      *
      * @throws RuntimeException when the server does not answer: retried like a failed attempt
      */
-    private Replay checkReplay(Batch batch, InsertState state, String url, String replica) {
+    private Replay checkReplay(SealedBatch batch, InsertState state, String url, String replica) {
         if (policy.deduplicates()) {
             state.replayChecked = true;
             unresolved.remove(state.token);
@@ -604,7 +606,7 @@ public final class BatchSender implements AutoCloseable {
      * once more the attempts still in doubt, and counts their rows as written twice or possibly
      * twice.
      */
-    private void written(Batch batch, InsertState state) {
+    private void written(SealedBatch batch, InsertState state) {
         if (!state.doubts.isEmpty()) {
             recheck(state);
         }
@@ -673,8 +675,8 @@ public final class BatchSender implements AutoCloseable {
     }
 
     /** Stops the pipeline under {@code on_unknown_outcome: fail}, naming what to check. */
-    private Batch.Outcome stopUnknown(
-            Batch batch, InsertState state, String replica, RuntimeException e, String why) {
+    private SealedBatch.Outcome stopUnknown(
+            SealedBatch batch, InsertState state, String replica, RuntimeException e, String why) {
         StringBuilder m = new StringBuilder();
         m.append("the outcome of an INSERT is unknown: ")
                 .append(where(batch, state))
@@ -720,8 +722,8 @@ public final class BatchSender implements AutoCloseable {
      * run looks it up before sending it again, and its rows are counted as unresolved. With a
      * {@code message}, the pipeline stops with it.
      */
-    private Batch.Outcome giveUp(
-            Batch batch, InsertState state, String message, RuntimeException cause) {
+    private SealedBatch.Outcome giveUp(
+            SealedBatch batch, InsertState state, String message, RuntimeException cause) {
         String recordFailure = null;
         if (!state.doubts.isEmpty()) {
             IOException e = unresolved.add(state.token);
@@ -742,10 +744,10 @@ public final class BatchSender implements AutoCloseable {
             supervisor.fatal(
                     batch, recordFailure == null ? message : message + recordFailure, cause);
         }
-        return Batch.Outcome.ABANDONED;
+        return SealedBatch.Outcome.ABANDONED;
     }
 
-    private Map<String, String> settingsFor(ServerInfo server, String token, Batch batch) {
+    private Map<String, String> settingsFor(ServerInfo server, String token, SealedBatch batch) {
         Map<String, String> s = new HashMap<>(batch.gathersPartitions() ? groupSettings : settings);
         if (server.supportsInsertDeduplicationToken()) {
             s.put("insert_deduplicate", "1");
@@ -763,7 +765,7 @@ public final class BatchSender implements AutoCloseable {
      * The batch's range and rows, which INSERT of it when there are several, and which of its rows
      * when it was sent in halves.
      */
-    private static String where(Batch batch, InsertState state) {
+    private static String where(SealedBatch batch, InsertState state) {
         return batch.describeRange()
                 + " ("
                 + String.format(java.util.Locale.ROOT, "%,d", state.rows)
@@ -778,13 +780,13 @@ public final class BatchSender implements AutoCloseable {
         return c.getMessage();
     }
 
-    private String describe(String replica, Batch batch) {
+    private String describe(String replica, SealedBatch batch) {
         return "shard " + shard + " (" + replica + ") failed on " + batch.describeRange();
     }
 
-    private Batch.Outcome fatal(Batch batch, String message, Throwable cause) {
+    private SealedBatch.Outcome fatal(SealedBatch batch, String message, Throwable cause) {
         supervisor.fatal(batch, message, cause);
-        return Batch.Outcome.ABANDONED;
+        return SealedBatch.Outcome.ABANDONED;
     }
 
     @Override

@@ -109,14 +109,14 @@ public final class SinkPool implements BatchQueue {
     }
 
     @Override
-    public void submit(Batch batch) {
+    public void submit(SealedBatch batch) {
         KeyedSplit split = keyed;
         if (split == null) {
             inFlight.incrementAndGet();
             writers.get(batch.shard()).submit(batch);
             return;
         }
-        for (Batch part : split.split(batch)) {
+        for (SealedBatch part : split.split(batch)) {
             inFlight.incrementAndGet();
             writers.get(part.shard()).submit(part);
         }

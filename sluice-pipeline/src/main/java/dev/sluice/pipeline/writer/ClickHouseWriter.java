@@ -8,12 +8,12 @@ import dev.sluice.pipeline.decode.TargetColumns;
 import dev.sluice.pipeline.metrics.Metrics;
 import dev.sluice.pipeline.metrics.Probes;
 import dev.sluice.pipeline.sink.Backoff;
-import dev.sluice.pipeline.sink.Batch;
 import dev.sluice.pipeline.sink.BatchQueue;
 import dev.sluice.pipeline.sink.RejectedRows;
 import dev.sluice.pipeline.sink.RetryReason;
 import dev.sluice.pipeline.sink.SealPolicy;
 import dev.sluice.pipeline.sink.SealReason;
+import dev.sluice.pipeline.sink.SealedBatch;
 import dev.sluice.pipeline.sink.ShardRouter;
 import dev.sluice.pipeline.sink.SinkPool;
 import dev.sluice.pipeline.sink.SinkSupervisor;
@@ -299,7 +299,7 @@ public final class ClickHouseWriter implements BatchQueue, AutoCloseable {
                                 ? options.description()
                                 : "rows submitted with token " + token;
                 pool.submit(
-                        Batch.submitted(
+                        SealedBatch.submitted(
                                 s,
                                 rows.block(),
                                 rows.absent(),
@@ -324,7 +324,7 @@ public final class ClickHouseWriter implements BatchQueue, AutoCloseable {
      * is (property 2); never blocks (the runtime's own budget bounds it, property 3).
      */
     @Override
-    public void submit(Batch batch) {
+    public void submit(SealedBatch batch) {
         pool.submit(batch);
     }
 
@@ -491,7 +491,7 @@ public final class ClickHouseWriter implements BatchQueue, AutoCloseable {
         }
         metrics.seals(reason).inc();
         pool.submit(
-                Batch.submitted(
+                SealedBatch.submitted(
                         new Submission.Gathered(members),
                         block,
                         absent,
@@ -519,7 +519,7 @@ public final class ClickHouseWriter implements BatchQueue, AutoCloseable {
         }
 
         @Override
-        public void fatal(Batch batch, String message, Throwable cause) {
+        public void fatal(SealedBatch batch, String message, Throwable cause) {
             batch.fail(message, cause);
             if (outer != null) {
                 outer.fatal(batch, message, cause);
@@ -579,7 +579,7 @@ public final class ClickHouseWriter implements BatchQueue, AutoCloseable {
                     }
 
                     @Override
-                    public String reject(Batch.RowSource source, byte[] row, String reason) {
+                    public String reject(SealedBatch.RowSource source, byte[] row, String reason) {
                         return reason;
                     }
 
@@ -788,7 +788,7 @@ public final class ClickHouseWriter implements BatchQueue, AutoCloseable {
          * errors.policy}). By default the batch fails: its submissions' completions fail with the
          * server's reason, and no row of an INSERT the server refused is written. A handler whose
          * {@link RejectedRows#bisects()} is true has such an INSERT sent in halves down to the
-         * rejected rows, gets each of them (its {@link Batch.RowSource}: the submission's
+         * rejected rows, gets each of them (its {@link SealedBatch.RowSource}: the submission's
          * description and the row's index in the writer's batch; the row as JSON; the server's
          * message) and the rest is written; returning a reason from {@link RejectedRows#reject}
          * fails the batch instead (docs/writer.md, "Rows the server rejects").

@@ -6,10 +6,10 @@ import dev.sluice.clickhouse.block.Block;
 import dev.sluice.clickhouse.schema.TableSchema;
 import dev.sluice.pipeline.checkpoint.LedgerEntry;
 import dev.sluice.pipeline.decode.TargetColumns;
-import dev.sluice.pipeline.sink.Batch;
 import dev.sluice.pipeline.sink.BlockPool;
 import dev.sluice.pipeline.sink.OpenBatch;
 import dev.sluice.pipeline.sink.SealReason;
+import dev.sluice.pipeline.sink.SealedBatch;
 import dev.sluice.pipeline.testing.Tables;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -83,12 +83,12 @@ class BudgetAccountTest {
         append(b, 0, "second");
         account.charge(a);
         account.charge(b);
-        Batch combined =
-                new Batch(
+        SealedBatch combined =
+                new SealedBatch(
                         settled -> {},
                         List.of(
-                                new Batch.Segment(a, new LedgerEntry("a", 0, 0, 0), 1),
-                                new Batch.Segment(b, new LedgerEntry("b", 0, 0, 0), 1)),
+                                new SealedBatch.Segment(a, new LedgerEntry("a", 0, 0, 0), 1),
+                                new SealedBatch.Segment(b, new LedgerEntry("b", 0, 0, 0), 1)),
                         0,
                         false,
                         "token",
@@ -101,8 +101,8 @@ class BudgetAccountTest {
         account.releaseCopy(combined);
         assertThat(budget.used()).isEqualTo(before);
 
-        Batch single =
-                new Batch(
+        SealedBatch single =
+                new SealedBatch(
                         settled -> {},
                         a,
                         new LedgerEntry("a", 0, 0, 0),

@@ -16,7 +16,7 @@ import java.util.Objects;
  * a replay re-creates the very same rows in the very same order. Immutable once sealed, except for
  * its outcome, which the writer sets once before handing the batch back to its owner.
  */
-public final class Batch {
+public final class SealedBatch {
 
     /** How a batch ended. */
     public enum Outcome {
@@ -75,7 +75,7 @@ public final class Batch {
      *     recorded one of a replayed batch
      * @param epoch the assignment of its partition the batch was sealed in
      */
-    public Batch(
+    public SealedBatch(
             BatchOwner owner,
             OpenBatch open,
             LedgerEntry boundaries,
@@ -106,7 +106,7 @@ public final class Batch {
      *     owner may have sent the member alone already)
      * @param groupToken the deduplication token of the group's batch
      */
-    public static Batch memberAlone(
+    public static SealedBatch memberAlone(
             BatchOwner owner,
             OpenBatch open,
             LedgerEntry boundaries,
@@ -116,7 +116,7 @@ public final class Batch {
             SealReason reason,
             long nowSeconds,
             long epoch) {
-        return new Batch(
+        return new SealedBatch(
                 owner,
                 List.of(new Segment(open, boundaries, epoch)),
                 boundaries.shard(),
@@ -128,7 +128,7 @@ public final class Batch {
     }
 
     /** A batch of one or more partitions' segments, in the order their rows are sent. */
-    public Batch(
+    public SealedBatch(
             BatchOwner owner,
             List<Segment> segments,
             int shard,
@@ -139,7 +139,7 @@ public final class Batch {
         this(owner, segments, shard, replayed, token, reason, nowSeconds, null);
     }
 
-    private Batch(
+    private SealedBatch(
             BatchOwner owner,
             List<Segment> segments,
             int shard,
@@ -188,8 +188,8 @@ public final class Batch {
      * @param parentRows each row's row in {@code parent}'s block; null when the part has all of the
      *     parent's rows in their order
      */
-    Batch(
-            Batch parent,
+    SealedBatch(
+            SealedBatch parent,
             BatchOwner owner,
             Block block,
             AbsentRows absent,
@@ -223,7 +223,7 @@ public final class Batch {
      * @param reason why the rows were sealed: {@link SealReason#SUBMIT} for a submitter's block
      * @param bytes bytes of the in-flight limit the block holds until settled
      */
-    public static Batch submitted(
+    public static SealedBatch submitted(
             BatchOwner owner,
             Block block,
             AbsentRows absent,
@@ -234,11 +234,11 @@ public final class Batch {
             SealReason reason,
             long nowSeconds,
             long bytes) {
-        return new Batch(
+        return new SealedBatch(
                 owner, block, absent, described, shard, token, replayed, reason, nowSeconds, bytes);
     }
 
-    private Batch(
+    private SealedBatch(
             BatchOwner owner,
             Block block,
             AbsentRows absent,
