@@ -2,9 +2,9 @@ package dev.sluice.pipeline.runtime;
 
 import dev.sluice.pipeline.checkpoint.LedgerEntry;
 import dev.sluice.pipeline.checkpoint.ReplayPlan;
+import dev.sluice.pipeline.sink.BatchBuilder;
 import dev.sluice.pipeline.sink.BlockPool;
 import dev.sluice.pipeline.sink.DedupToken;
-import dev.sluice.pipeline.sink.OpenBatch;
 import dev.sluice.pipeline.sink.SealPolicy;
 import dev.sluice.pipeline.sink.SealReason;
 import dev.sluice.pipeline.sink.SealedBatch;
@@ -93,16 +93,16 @@ final class BatchAccumulator {
      * entry the batch is not re-creating; an empty batch is pinned to the entry holding the record.
      * Null when the pipeline stops instead.
      */
-    OpenBatch batchFor(PartitionState part, long position, long nowNanos) {
+    BatchBuilder batchFor(PartitionState part, long position, long nowNanos) {
         ReplayPlan plan = part.replay;
         LedgerEntry entry = plan == null ? null : plan.at(position);
         if (plan != null && !replays.sealBefore(part, entry, position, nowNanos)) {
             return null;
         }
         if (part.open == null) {
-            part.open = new OpenBatch(part.name, blocks.take());
+            part.open = new BatchBuilder(part.name, blocks.take());
         }
-        OpenBatch open = part.open;
+        BatchBuilder open = part.open;
         if (plan != null && open.isEmpty()) {
             ReplayedBatches.pin(open, entry, position);
         }
@@ -116,7 +116,7 @@ final class BatchAccumulator {
      * batch of several partitions, else the clock's. One reading per batch, as the server takes one
      * per block (property 2: a replay computes what the original did).
      */
-    long nowFor(PartitionState part, OpenBatch batch, long position, long nowNanos) {
+    long nowFor(PartitionState part, BatchBuilder batch, long position, long nowNanos) {
         long recorded = ReplayedBatches.recordedNow(part, batch, position);
         if (recorded >= 0) {
             return recorded;
@@ -135,7 +135,7 @@ final class BatchAccumulator {
      * The batch grew by {@code rows} rows (committed or staged; fewer when staged rows were
      * filtered): its growth is charged to the budget (property 3) and counted in the round.
      */
-    void grew(OpenBatch batch, int rows) {
+    void grew(BatchBuilder batch, int rows) {
         long dataBefore = batch.dataBytes();
         account.charge(batch);
         if (combine && batch.pinned() == null) {
@@ -147,7 +147,7 @@ final class BatchAccumulator {
      * After rows were committed: seals the batch at the end of the ledger entry it re-creates, or
      * once it (or the round) is full. False when the pipeline must stop instead.
      */
-    boolean sealIfDue(PartitionState part, OpenBatch batch, long nowNanos) {
+    boolean sealIfDue(PartitionState part, BatchBuilder batch, long nowNanos) {
         if (batch.pinned() != null) {
             return replays.sealIfComplete(part, batch, nowNanos);
         }
@@ -170,7 +170,7 @@ final class BatchAccumulator {
      * the end of the ledger entry it re-creates (the last staged row at {@code position}), or by
      * size.
      */
-    boolean dueWithStaged(OpenBatch batch, long position) {
+    boolean dueWithStaged(BatchBuilder batch, long position) {
         LedgerEntry pinned = batch.pinned();
         if (pinned != null) {
             return position >= pinned.last();
@@ -193,7 +193,7 @@ final class BatchAccumulator {
         if (!staged.flush(part, nowNanos)) {
             return false; // staged rows exist only within process(), where records are at hand
         }
-        OpenBatch open = part.open;
+        BatchBuilder open = part.open;
         if (open == null || open.isEmpty()) {
             return true;
         }
@@ -227,7 +227,7 @@ final class BatchAccumulator {
      * The boundaries of a batch not re-created exactly: its own range, the shard it hashes to and
      * its {@code now()} — recorded with its partition, which commits them before the batch is sent.
      */
-    LedgerEntry newBounds(PartitionState part, OpenBatch open) {
+    LedgerEntry newBounds(PartitionState part, BatchBuilder open) {
         // The batch's now() for transforms, DEFAULTs and keys: one reading per batch, when its
         // first row was decoded, as the server takes one per block — recorded, so that a replay
         // uses it again.
@@ -251,7 +251,7 @@ final class BatchAccumulator {
      */
     void sealAs(
             PartitionState part,
-            OpenBatch open,
+            BatchBuilder open,
             LedgerEntry bounds,
             boolean replayed,
             SealReason reason) {
@@ -388,7 +388,7 @@ final class BatchAccumulator {
             // One round for all: its linger starts with the oldest first row among them.
             long oldest = Long.MAX_VALUE;
             for (PartitionState part : partitions.values()) {
-                OpenBatch open = part.open;
+                BatchBuilder open = part.open;
                 if (open != null && !open.isEmpty() && open.pinned() == null) {
                     oldest = Math.min(oldest, open.pending().openedNanos());
                 }
@@ -403,7 +403,7 @@ final class BatchAccumulator {
             return Math.min(wait, deadline - now);
         }
         for (PartitionState part : partitions.values()) {
-            OpenBatch open = part.open;
+            BatchBuilder open = part.open;
             if (open == null || open.isEmpty() || open.pinned() != null || part.atCeiling()) {
                 continue;
             }
@@ -432,7 +432,7 @@ final class BatchAccumulator {
     /** Stopping: open batches are never sent; their records hold back the commits (property 1). */
     void abandonAll() {
         for (PartitionState part : partitions.values()) {
-            OpenBatch open = part.open;
+            BatchBuilder open = part.open;
             if (open != null) {
                 blocks.give(open.buffers()); // with the budget bytes it holds
                 part.open = null;
@@ -490,7 +490,7 @@ final class BatchAccumulator {
     }
 
     /** The now() an open batch computes with (read at its first row; the clock if it has none). */
-    long batchNow(OpenBatch open) {
+    long batchNow(BatchBuilder open) {
         return open.nowSeconds() >= 0 ? open.nowSeconds() : clockSeconds();
     }
 
@@ -499,7 +499,7 @@ final class BatchAccumulator {
         return Math.floorDiv(parts.clock().currentTimeMillis(), 1000);
     }
 
-    private static String misaligned(OpenBatch open) {
+    private static String misaligned(BatchBuilder open) {
         try {
             open.block().rows();
             return null;

@@ -134,7 +134,7 @@ final class BatchHandoff {
                         metrics.lateAcknowledgements.inc();
                     }
                 }
-                blocks.give(sg.open().buffers()); // the budget bytes go to the pool with them
+                blocks.give(sg.builder().buffers()); // the budget bytes go to the pool with them
             }
             if (!written) {
                 metrics.abandonedBatches.inc();

@@ -2,8 +2,8 @@ package dev.sluice.pipeline.runtime;
 
 import dev.sluice.clickhouse.block.Block;
 import dev.sluice.clickhouse.column.Column;
+import dev.sluice.pipeline.sink.BatchBuilder;
 import dev.sluice.pipeline.sink.BlockPool;
-import dev.sluice.pipeline.sink.OpenBatch;
 import dev.sluice.pipeline.sink.SealedBatch;
 
 /**
@@ -36,9 +36,9 @@ final class BudgetAccount {
      * Counts the batch's growth against the budget, taking from the budget a grain at a time. What
      * counts is the capacity of its buffers, used or not — a pooled or pre-sized block holds its
      * memory from the first row (property 3); what {@code batch.max_bytes} limits is the data,
-     * which the batch learns here too ({@link OpenBatch#dataBytes}).
+     * which the batch learns here too ({@link BatchBuilder#dataBytes}).
      */
-    void charge(OpenBatch batch) {
+    void charge(BatchBuilder batch) {
         Block block = batch.block();
         long data = 0;
         long bytes = 0;

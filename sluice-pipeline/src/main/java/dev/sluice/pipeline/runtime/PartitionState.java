@@ -3,7 +3,7 @@ package dev.sluice.pipeline.runtime;
 import dev.sluice.pipeline.checkpoint.CheckpointTracker;
 import dev.sluice.pipeline.checkpoint.LedgerEntry;
 import dev.sluice.pipeline.checkpoint.ReplayPlan;
-import dev.sluice.pipeline.sink.OpenBatch;
+import dev.sluice.pipeline.sink.BatchBuilder;
 import dev.sluice.pipeline.source.Checkpoint;
 import java.util.ArrayList;
 import java.util.List;
@@ -38,13 +38,13 @@ final class PartitionState {
     /** Boundaries of sealed batches not yet behind the committed position, by first position. */
     private final List<LedgerEntry> inFlight;
 
-    OpenBatch open;
+    BatchBuilder open;
 
     /**
      * A replayed batch of several partitions' records complete for this partition, waiting for the
      * other partitions' parts (it is sent with them, whole, or alone if they cannot come).
      */
-    OpenBatch ready;
+    BatchBuilder ready;
 
     boolean ended;
 

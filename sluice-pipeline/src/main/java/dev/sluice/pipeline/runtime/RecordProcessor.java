@@ -4,7 +4,7 @@ import dev.sluice.clickhouse.column.ColumnValueException;
 import dev.sluice.pipeline.decode.Decoder;
 import dev.sluice.pipeline.decode.DecoderUnavailableException;
 import dev.sluice.pipeline.decode.RecordException;
-import dev.sluice.pipeline.sink.OpenBatch;
+import dev.sluice.pipeline.sink.BatchBuilder;
 import dev.sluice.pipeline.sink.SealReason;
 import dev.sluice.pipeline.source.PolledRecords;
 import dev.sluice.pipeline.transform.ExpressionStage;
@@ -197,7 +197,7 @@ final class RecordProcessor implements BatchAccumulator.StagedRows {
     /** Appends record {@code i} as a row; false when the pipeline must stop instead. */
     private boolean processRecord(PartitionState part, PolledRecords rb, int i, long nowNanos) {
         long position = rb.position[i];
-        OpenBatch batch = batches.batchFor(part, position, nowNanos);
+        BatchBuilder batch = batches.batchFor(part, position, nowNanos);
         if (batch == null) {
             return false;
         }
@@ -248,7 +248,7 @@ final class RecordProcessor implements BatchAccumulator.StagedRows {
      * the polled records are done (ADR 0010). Staged rows count toward the batch's size.
      */
     private boolean stageRow(
-            PartitionState part, OpenBatch batch, long position, int record, long nowNanos) {
+            PartitionState part, BatchBuilder batch, long position, int record, long nowNanos) {
         batch.stageRow(position, record);
         batches.grew(batch, 1);
         boolean due = batch.staged() >= STAGED_ROWS || batches.dueWithStaged(batch, position);
@@ -257,7 +257,7 @@ final class RecordProcessor implements BatchAccumulator.StagedRows {
 
     /** {@link #flushStaged}, then the seals the committed rows call for. */
     private boolean flushStagedAndSeal(PartitionState part, long nowNanos) {
-        OpenBatch batch = part.open;
+        BatchBuilder batch = part.open;
         if (batch == null || batch.staged() == 0) {
             return true;
         }
@@ -272,7 +272,7 @@ final class RecordProcessor implements BatchAccumulator.StagedRows {
      * from it on are neither committed nor consumed, and are read again (property 1).
      */
     private boolean flushStaged(PartitionState part, long nowNanos) {
-        OpenBatch batch = part == null ? null : part.open;
+        BatchBuilder batch = part == null ? null : part.open;
         if (batch == null || batch.staged() == 0) {
             return true;
         }

@@ -1,8 +1,8 @@
 package dev.sluice.pipeline.runtime;
 
 import dev.sluice.pipeline.checkpoint.LedgerEntry;
+import dev.sluice.pipeline.sink.BatchBuilder;
 import dev.sluice.pipeline.sink.BlockPool;
-import dev.sluice.pipeline.sink.OpenBatch;
 import dev.sluice.pipeline.sink.SealReason;
 import dev.sluice.pipeline.sink.SealedBatch;
 import java.util.ArrayList;
@@ -51,7 +51,7 @@ final class ReplayedBatches {
      * when the pipeline stops instead.
      */
     boolean sealBefore(PartitionState part, LedgerEntry entry, long position, long nowNanos) {
-        OpenBatch open = part.open;
+        BatchBuilder open = part.open;
         if (open == null || open.isEmpty()) {
             return true;
         }
@@ -66,7 +66,7 @@ final class ReplayedBatches {
     /**
      * An empty open batch of a partition being replayed is pinned to the entry holding the record.
      */
-    static void pin(OpenBatch open, LedgerEntry entry, long position) {
+    static void pin(BatchBuilder open, LedgerEntry entry, long position) {
         open.pin(entry != null && entry.covers(position) ? entry : null);
     }
 
@@ -75,7 +75,7 @@ final class ReplayedBatches {
      * between two recorded batches, the next one's (the original run evaluated it in that batch's
      * context, unless it waited there longer than the linger).
      */
-    static long recordedNow(PartitionState part, OpenBatch batch, long position) {
+    static long recordedNow(PartitionState part, BatchBuilder batch, long position) {
         LedgerEntry pinned = batch.pinned();
         if (pinned != null && pinned.nowSeconds() >= 0) {
             return pinned.nowSeconds();
@@ -96,7 +96,7 @@ final class ReplayedBatches {
      * or, a member of a batch of several partitions, set aside until the others are complete. False
      * when the pipeline must stop instead.
      */
-    boolean sealIfComplete(PartitionState part, OpenBatch batch, long nowNanos) {
+    boolean sealIfComplete(PartitionState part, BatchBuilder batch, long nowNanos) {
         LedgerEntry pinned = batch.pinned();
         if (!batch.isEmpty() && batch.lastPosition() >= pinned.last()) {
             if (pinned.group() != null && !pinned.sentAlone()) {
@@ -112,7 +112,7 @@ final class ReplayedBatches {
      * Seals {@code part}'s open batch {@code open}, which is pinned to a ledger entry; true when it
      * was sealed or dropped.
      */
-    boolean seal(PartitionState part, OpenBatch open, SealReason reason) {
+    boolean seal(PartitionState part, BatchBuilder open, SealReason reason) {
         LedgerEntry pinned = open.pinned();
         if (open.lastPosition() < pinned.last()
                 && (reason == SealReason.DRAIN || reason == SealReason.REVOKE)) {
@@ -153,7 +153,7 @@ final class ReplayedBatches {
      * already sent alone).
      */
     private boolean sealMember(
-            PartitionState part, OpenBatch open, LedgerEntry pinned, SealReason reason) {
+            PartitionState part, BatchBuilder open, LedgerEntry pinned, SealReason reason) {
         boolean sameShards = pinned.shard() < parts.router().shards();
         boolean whole =
                 sameShards
@@ -287,7 +287,7 @@ final class ReplayedBatches {
      * unless the group's INSERTs are found written ({@link #sealMember}).
      */
     private void sealAlone(PartitionState p, long nowNanos) {
-        OpenBatch later = p.open;
+        BatchBuilder later = p.open;
         p.open = p.ready;
         p.ready = null;
         batches.seal(p, SealReason.REPLAY, nowNanos);

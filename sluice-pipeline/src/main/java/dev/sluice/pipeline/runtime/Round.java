@@ -1,6 +1,6 @@
 package dev.sluice.pipeline.runtime;
 
-import dev.sluice.pipeline.sink.OpenBatch;
+import dev.sluice.pipeline.sink.BatchBuilder;
 
 /**
  * The round a pipeline thread gathers from a source whose partitions are read side by side: the
@@ -30,7 +30,7 @@ final class Round {
     }
 
     /** {@code batch} leaves the round (sealed or dropped) with its rows and data bytes. */
-    void remove(OpenBatch batch) {
+    void remove(BatchBuilder batch) {
         rows -= batch.rows();
         bytes -= batch.dataBytes();
     }

@@ -29,16 +29,17 @@ public final class SealedBatch {
     }
 
     /**
-     * One partition's rows of a batch: its open batch, its recorded boundaries, and the assignment
-     * of the partition it was sealed in (an acknowledgement for an earlier one is dropped).
+     * One partition's rows of a batch: the builder they were appended to while the batch was open,
+     * its recorded boundaries, and the assignment of the partition it was sealed in (an
+     * acknowledgement for an earlier one is dropped).
      */
-    public record Segment(OpenBatch open, LedgerEntry bounds, long epoch) {
+    public record Segment(BatchBuilder builder, LedgerEntry bounds, long epoch) {
         public String partition() {
             return bounds.partition();
         }
 
         public CheckpointTracker.Pending pending() {
-            return open.pending();
+            return builder.pending();
         }
     }
 
@@ -77,7 +78,7 @@ public final class SealedBatch {
      */
     public SealedBatch(
             BatchOwner owner,
-            OpenBatch open,
+            BatchBuilder open,
             LedgerEntry boundaries,
             boolean replayed,
             String token,
@@ -108,7 +109,7 @@ public final class SealedBatch {
      */
     public static SealedBatch memberAlone(
             BatchOwner owner,
-            OpenBatch open,
+            BatchBuilder open,
             LedgerEntry boundaries,
             boolean replayed,
             String token,
@@ -160,13 +161,13 @@ public final class SealedBatch {
         this.nowSeconds = nowSeconds;
         long sum = 0;
         for (Segment s : this.segments) {
-            sum += s.open().accountedBytes();
+            sum += s.builder().accountedBytes();
         }
         this.bytes = sum;
         long copy = 0;
         if (this.segments.size() > 1) {
             for (Segment s : this.segments) {
-                copy += s.open().dataBytes();
+                copy += s.builder().dataBytes();
             }
         }
         this.copyBytes = copy;
@@ -175,8 +176,8 @@ public final class SealedBatch {
         this.described = null;
         this.parentRows = null;
         if (this.segments.size() == 1) {
-            this.block = segments.get(0).open().block();
-            this.absent = segments.get(0).open().absentRows();
+            this.block = segments.get(0).builder().block();
+            this.absent = segments.get(0).builder().absentRows();
         }
     }
 
@@ -282,9 +283,9 @@ public final class SealedBatch {
             return new RowSource(described, r);
         }
         for (Segment s : segments) {
-            int n = s.open().rows();
+            int n = s.builder().rows();
             if (r < n) {
-                return new RowSource(s.partition(), s.open().position(r));
+                return new RowSource(s.partition(), s.builder().position(r));
             }
             r -= n;
         }
@@ -336,7 +337,7 @@ public final class SealedBatch {
         }
         int n = 0;
         for (Segment s : segments) {
-            n += s.open().rows();
+            n += s.builder().rows();
         }
         return n;
     }
@@ -411,7 +412,7 @@ public final class SealedBatch {
     }
 
     private void concatenate() {
-        Block first = segments.get(0).open().block();
+        Block first = segments.get(0).builder().block();
         List<String> names = new ArrayList<>(first.columnCount());
         for (Column c : first.columns()) {
             names.add(c.name());
@@ -420,12 +421,12 @@ public final class SealedBatch {
         AbsentRows marks = new AbsentRows(first.columnCount());
         int at = 0;
         for (Segment s : segments) {
-            Block from = s.open().block();
+            Block from = s.builder().block();
             int rows = from.rows();
             for (int c = 0; c < from.columnCount(); c++) {
                 to.column(c).appendAll(from.column(c));
             }
-            AbsentRows a = s.open().absentRows();
+            AbsentRows a = s.builder().absentRows();
             for (int c = 0; c < a.columns(); c++) {
                 if (!a.anyAbsent(c)) {
                     continue;
@@ -444,7 +445,7 @@ public final class SealedBatch {
 
     /** The block and marks of a batch of one partition, for its thread's pool when settled. */
     public BatchBuffers buffers() {
-        return segments.get(0).open().buffers();
+        return segments.get(0).builder().buffers();
     }
 
     /** The batch's {@code now()}, in epoch seconds (taken when it was sealed). */
@@ -466,7 +467,7 @@ public final class SealedBatch {
     public long firstReadNanos() {
         long first = Long.MAX_VALUE;
         for (Segment s : segments) {
-            first = Math.min(first, s.open().firstReadNanos());
+            first = Math.min(first, s.builder().firstReadNanos());
         }
         return first;
     }

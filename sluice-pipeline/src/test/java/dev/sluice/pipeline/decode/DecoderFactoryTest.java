@@ -52,8 +52,8 @@ class DecoderFactoryTest {
                 "not json, {\"at all\"}\t\u00e9".getBytes(java.nio.charset.StandardCharsets.UTF_8);
         System.arraycopy(text, 0, rb.data, 0, text.length);
         rb.add(0, text.length, 0, 1);
-        dev.sluice.pipeline.sink.OpenBatch row =
-                new dev.sluice.pipeline.sink.OpenBatch(
+        dev.sluice.pipeline.sink.BatchBuilder row =
+                new dev.sluice.pipeline.sink.BatchBuilder(
                         "p",
                         new dev.sluice.pipeline.sink.BatchBuffers(
                                 target.newBlock(),

@@ -6,8 +6,8 @@ import dev.sluice.clickhouse.block.Block;
 import dev.sluice.clickhouse.schema.TableSchema;
 import dev.sluice.pipeline.checkpoint.LedgerEntry;
 import dev.sluice.pipeline.decode.TargetColumns;
+import dev.sluice.pipeline.sink.BatchBuilder;
 import dev.sluice.pipeline.sink.BlockPool;
-import dev.sluice.pipeline.sink.OpenBatch;
 import dev.sluice.pipeline.sink.SealReason;
 import dev.sluice.pipeline.sink.SealedBatch;
 import dev.sluice.pipeline.testing.Tables;
@@ -24,7 +24,7 @@ class BudgetAccountTest {
     private final InflightBudget budget = new InflightBudget(1L << 30, 0.8, 0.5, () -> {});
     private final BudgetAccount account = new BudgetAccount(budget, GRAIN, pool);
 
-    private static void append(OpenBatch batch, long position, String payload) {
+    private static void append(BatchBuilder batch, long position, String payload) {
         Block b = batch.block();
         batch.beginRow();
         b.column(0).appendLong(position);
@@ -34,7 +34,7 @@ class BudgetAccountTest {
 
     @Test
     void chargesTheCapacityOfTheBuffersAGrainAtATimeAndTellsTheBatchItsData() {
-        OpenBatch batch = new OpenBatch("p", pool.take());
+        BatchBuilder batch = new BatchBuilder("p", pool.take());
         long touched = 0;
         long before = budget.used();
         for (int i = 0; i < 2_000; i++) {
@@ -61,7 +61,7 @@ class BudgetAccountTest {
 
     @Test
     void everythingTakenIsGivenBackOnceTheBuffersAreDroppedAndTheAccountCloses() {
-        OpenBatch batch = new OpenBatch("p", pool.take());
+        BatchBuilder batch = new BatchBuilder("p", pool.take());
         for (int i = 0; i < 100; i++) {
             append(batch, i, "payload " + i);
             account.charge(batch);
@@ -77,8 +77,8 @@ class BudgetAccountTest {
 
     @Test
     void theCopyOfABatchOfSeveralPartitionsIsHeldUntilItIsSettled() {
-        OpenBatch a = new OpenBatch("a", pool.take());
-        OpenBatch b = new OpenBatch("b", pool.take());
+        BatchBuilder a = new BatchBuilder("a", pool.take());
+        BatchBuilder b = new BatchBuilder("b", pool.take());
         append(a, 0, "first");
         append(b, 0, "second");
         account.charge(a);

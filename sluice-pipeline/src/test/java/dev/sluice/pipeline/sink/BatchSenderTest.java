@@ -77,8 +77,8 @@ class BatchSenderTest {
     /** A batch of rows (n, "v" + n), at positions 0, 10, 20, ... */
     private SealedBatch batch(long... ns) {
         TargetColumns columns = new TargetColumns(table, table.insertableColumns());
-        OpenBatch open =
-                new OpenBatch(
+        BatchBuilder open =
+                new BatchBuilder(
                         "p", new BatchBuffers(columns.newBlock(), new AbsentRows(columns.size())));
         for (int i = 0; i < ns.length; i++) {
             open.beginRow();
@@ -101,8 +101,8 @@ class BatchSenderTest {
     /** The batch of {@link #batch()} as a restart replays it from the ledger. */
     private SealedBatch replayed() {
         TargetColumns columns = new TargetColumns(table, table.insertableColumns());
-        OpenBatch open =
-                new OpenBatch(
+        BatchBuilder open =
+                new BatchBuilder(
                         "p", new BatchBuffers(columns.newBlock(), new AbsentRows(columns.size())));
         for (int i = 0; i < 3; i++) {
             open.beginRow();
@@ -654,8 +654,8 @@ class BatchSenderTest {
     /** Partition p's member (positions 0..20) of the group {@link #GROUP}, replayed alone. */
     private SealedBatch member() {
         TargetColumns columns = new TargetColumns(table, table.insertableColumns());
-        OpenBatch open =
-                new OpenBatch(
+        BatchBuilder open =
+                new BatchBuilder(
                         "p", new BatchBuffers(columns.newBlock(), new AbsentRows(columns.size())));
         for (int i = 0; i < 3; i++) {
             open.beginRow();
@@ -793,8 +793,8 @@ class BatchSenderTest {
         TargetColumns columns = new TargetColumns(table, table.insertableColumns());
         List<SealedBatch.Segment> segments = new ArrayList<>();
         for (String p : List.of("p", "q")) {
-            OpenBatch open =
-                    new OpenBatch(
+            BatchBuilder open =
+                    new BatchBuilder(
                             p,
                             new BatchBuffers(columns.newBlock(), new AbsentRows(columns.size())));
             open.beginRow();

@@ -51,8 +51,8 @@ class BatchShaperTest {
     /** A sealed batch of {@code rows}, one value per column: a Long, a String or ABSENT. */
     private SealedBatch batch(Object[]... rows) {
         TargetColumns columns = new TargetColumns(table, table.insertableColumns());
-        OpenBatch open =
-                new OpenBatch(
+        BatchBuilder open =
+                new BatchBuilder(
                         "p", new BatchBuffers(columns.newBlock(), new AbsentRows(columns.size())));
         for (int r = 0; r < rows.length; r++) {
             open.beginRow();

@@ -17,9 +17,9 @@ class SealedBatchSourceTest {
     private final TargetColumns columns = new TargetColumns(table, table.insertableColumns());
 
     /** An open batch of {@code partition} with rows n = positions. */
-    private OpenBatch open(String partition, long... positions) {
-        OpenBatch open =
-                new OpenBatch(
+    private BatchBuilder open(String partition, long... positions) {
+        BatchBuilder open =
+                new BatchBuilder(
                         partition,
                         new BatchBuffers(columns.newBlock(), new AbsentRows(columns.size())));
         for (long p : positions) {
@@ -36,7 +36,7 @@ class SealedBatchSourceTest {
         for (int i = 0; i < positions.length; i++) {
             positions[i] = 17L * i + 3; // byte offsets: not one per row
         }
-        OpenBatch open = open("a.tsv", positions);
+        BatchBuilder open = open("a.tsv", positions);
         for (int i = 0; i < positions.length; i++) {
             assertThat(open.position(i)).isEqualTo(positions[i]);
         }
@@ -46,8 +46,8 @@ class SealedBatchSourceTest {
 
     @Test
     void aBatchOfSeveralPartitionsMapsEachRowToItsSegment() {
-        OpenBatch a = open("topic-0", 5, 6, 9);
-        OpenBatch b = open("topic-1", 100, 101);
+        BatchBuilder a = open("topic-0", 5, 6, 9);
+        BatchBuilder b = open("topic-1", 100, 101);
         SealedBatch batch =
                 new SealedBatch(
                         x -> {},
@@ -70,7 +70,7 @@ class SealedBatchSourceTest {
 
     @Test
     void aShardsPartOfABatchMapsItsRowsThroughTheParent() {
-        OpenBatch a = open("p", 10, 20, 30, 40);
+        BatchBuilder a = open("p", 10, 20, 30, 40);
         SealedBatch parent =
                 new SealedBatch(
                         x -> {},

@@ -95,8 +95,8 @@ class ServerErrorsTest {
     /** Rows (n, "v" + n) for {@code ns}, at positions 0, 10, 20, ...; partition "p". */
     private SealedBatch batch(boolean replayed, long... ns) {
         TargetColumns columns = new TargetColumns(table, table.insertableColumns());
-        OpenBatch open =
-                new OpenBatch(
+        BatchBuilder open =
+                new BatchBuilder(
                         "p", new BatchBuffers(columns.newBlock(), new AbsentRows(columns.size())));
         for (int i = 0; i < ns.length; i++) {
             open.beginRow();

@@ -9,7 +9,7 @@ import dev.sluice.pipeline.decode.FieldRules;
 import dev.sluice.pipeline.decode.RecordException;
 import dev.sluice.pipeline.decode.TargetColumns;
 import dev.sluice.pipeline.sink.BatchBuffers;
-import dev.sluice.pipeline.sink.OpenBatch;
+import dev.sluice.pipeline.sink.BatchBuilder;
 import dev.sluice.pipeline.source.PolledRecords;
 import dev.sluice.pipeline.source.RecordMetadata;
 import dev.sluice.pipeline.testing.Tables;
@@ -83,8 +83,8 @@ class MetadataColumnsTest {
                         "tenant", "_header.tenant");
         TargetColumns target = new TargetColumns(TABLE, TABLE.insertableColumns());
         MetadataColumns t = MetadataColumns.of(fed, target);
-        OpenBatch rows =
-                new OpenBatch(
+        BatchBuilder rows =
+                new BatchBuilder(
                         "events/3",
                         new BatchBuffers(target.newBlock(), new AbsentRows(target.size())));
         PolledRecords rb = batch();
@@ -114,8 +114,8 @@ class MetadataColumnsTest {
         TableSchema table = Tables.table("t", "_key UInt64");
         TargetColumns target = new TargetColumns(table, table.insertableColumns());
         MetadataColumns t = MetadataColumns.of(Map.of("_key", "_key"), target);
-        OpenBatch rows =
-                new OpenBatch(
+        BatchBuilder rows =
+                new BatchBuilder(
                         "events/3",
                         new BatchBuffers(target.newBlock(), new AbsentRows(target.size())));
         rows.beginRow();

@@ -11,12 +11,12 @@ import dev.sluice.pipeline.testing.Tables;
 import java.lang.management.ManagementFactory;
 import org.junit.jupiter.api.Test;
 
-class OpenBatchTest {
+class BatchBuilderTest {
     private final TableSchema table =
             Tables.table("t", "id UInt64", "tag String DEFAULT 'none'", "plain String");
     private final TargetColumns columns = new TargetColumns(table, table.insertableColumns());
-    private final OpenBatch batch =
-            new OpenBatch(
+    private final BatchBuilder batch =
+            new BatchBuilder(
                     "p", new BatchBuffers(columns.newBlock(), new AbsentRows(columns.size())));
 
     /** Begins a row and appends its values; a null value is an absent field. */
@@ -91,7 +91,7 @@ class OpenBatchTest {
         for (int round = 0; round < 4; round++) {
             BatchBuffers buffers = pool.take();
             long before = mx.getThreadAllocatedBytes(tid);
-            OpenBatch b = new OpenBatch("p", buffers);
+            BatchBuilder b = new BatchBuilder("p", buffers);
             for (int r = 0; r < rows; r++) {
                 b.beginRow();
                 b.block().column(0).appendLong(r);
