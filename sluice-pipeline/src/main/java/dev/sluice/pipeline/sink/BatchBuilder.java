@@ -33,7 +33,7 @@ import java.util.Arrays;
  */
 public final class BatchBuilder implements RowTarget {
     private final String partition;
-    private final BatchBuffers buffers;
+    private final PooledBlock buffers;
     private final Block block;
     private final AbsentRows absent;
     private int[] rowAbsent = new int[8];
@@ -60,7 +60,7 @@ public final class BatchBuilder implements RowTarget {
     private int[] stagedAbsent = new int[16];
 
     /** A batch filling {@code buffers}, which must be empty. */
-    public BatchBuilder(String partition, BatchBuffers buffers) {
+    public BatchBuilder(String partition, PooledBlock buffers) {
         this.partition = partition;
         this.buffers = buffers;
         this.block = buffers.block();
@@ -289,7 +289,7 @@ public final class BatchBuilder implements RowTarget {
     }
 
     /** The block and marks, for the pool once the batch is settled. */
-    public BatchBuffers buffers() {
+    public PooledBlock buffers() {
         return buffers;
     }
 }

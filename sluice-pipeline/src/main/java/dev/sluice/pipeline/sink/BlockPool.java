@@ -9,17 +9,17 @@ import java.util.function.LongConsumer;
  * The batch buffers of one pipeline thread: a settled batch's block and absent-row marks are reset
  * (keeping their capacity) and filled again by a later batch, so steady state allocates no column
  * buffers (property 6). Buffers waiting here keep the budget bytes they held ({@link
- * BatchBuffers#accounted}): pooled capacity is memory too (property 3). When the budget is paused
+ * PooledBlock#accounted}): pooled capacity is memory too (property 3). When the budget is paused
  * the thread {@link #trim}s the pool, giving those bytes back. Used by its pipeline thread only.
  */
 public final class BlockPool {
     private final TargetColumns columns;
-    private final ArrayDeque<BatchBuffers> free = new ArrayDeque<>();
+    private final ArrayDeque<PooledBlock> free = new ArrayDeque<>();
 
     private final int presized;
 
     /** The first buffers this pool made: by the time another is needed, they show the size. */
-    private BatchBuffers first;
+    private PooledBlock first;
 
     private int made;
     private long pooledBytes;
@@ -45,13 +45,13 @@ public final class BlockPool {
      * Buffers for a new batch: pooled ones with the budget bytes they hold, or fresh ones that hold
      * none yet.
      */
-    public BatchBuffers take() {
-        BatchBuffers b = free.pollFirst();
+    public PooledBlock take() {
+        PooledBlock b = free.pollFirst();
         if (b != null) {
             pooledBytes -= b.accounted();
             return b;
         }
-        b = new BatchBuffers(columns.newBlock(), new AbsentRows(columns.size()));
+        b = new PooledBlock(columns.newBlock(), new AbsentRows(columns.size()));
         if (first == null) {
             first = b;
         } else if (made++ < presized) {
@@ -65,7 +65,7 @@ public final class BlockPool {
     }
 
     /** Takes back buffers no batch uses any more, with the budget bytes they hold. */
-    public void give(BatchBuffers buffers) {
+    public void give(PooledBlock buffers) {
         buffers.reset();
         free.addFirst(buffers);
         pooledBytes += buffers.accounted();
@@ -77,7 +77,7 @@ public final class BlockPool {
             release.accept(pooledBytes);
         }
         pooledBytes = 0;
-        for (BatchBuffers b; (b = free.pollFirst()) != null; ) {
+        for (PooledBlock b; (b = free.pollFirst()) != null; ) {
             b.accounted(0);
             if (b == first) {
                 first = null; // let it go; the next block made becomes the measure

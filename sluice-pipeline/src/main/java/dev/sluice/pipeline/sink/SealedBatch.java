@@ -444,7 +444,7 @@ public final class SealedBatch {
     }
 
     /** The block and marks of a batch of one partition, for its thread's pool when settled. */
-    public BatchBuffers buffers() {
+    public PooledBlock buffers() {
         return segments.get(0).builder().buffers();
     }
 

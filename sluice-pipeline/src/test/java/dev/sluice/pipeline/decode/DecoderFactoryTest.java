@@ -55,7 +55,7 @@ class DecoderFactoryTest {
         dev.sluice.pipeline.sink.BatchBuilder row =
                 new dev.sluice.pipeline.sink.BatchBuilder(
                         "p",
-                        new dev.sluice.pipeline.sink.BatchBuffers(
+                        new dev.sluice.pipeline.sink.PooledBlock(
                                 target.newBlock(),
                                 new dev.sluice.clickhouse.defaults.AbsentRows(target.size())));
         row.beginRow();

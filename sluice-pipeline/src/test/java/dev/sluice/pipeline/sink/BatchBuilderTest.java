@@ -17,7 +17,7 @@ class BatchBuilderTest {
     private final TargetColumns columns = new TargetColumns(table, table.insertableColumns());
     private final BatchBuilder batch =
             new BatchBuilder(
-                    "p", new BatchBuffers(columns.newBlock(), new AbsentRows(columns.size())));
+                    "p", new PooledBlock(columns.newBlock(), new AbsentRows(columns.size())));
 
     /** Begins a row and appends its values; a null value is an absent field. */
     private void begin(Object... values) {
@@ -89,7 +89,7 @@ class BatchBuilderTest {
         int rows = 100_000;
         long bytes = 0;
         for (int round = 0; round < 4; round++) {
-            BatchBuffers buffers = pool.take();
+            PooledBlock buffers = pool.take();
             long before = mx.getThreadAllocatedBytes(tid);
             BatchBuilder b = new BatchBuilder("p", buffers);
             for (int r = 0; r < rows; r++) {

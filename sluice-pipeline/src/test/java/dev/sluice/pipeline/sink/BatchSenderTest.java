@@ -79,7 +79,7 @@ class BatchSenderTest {
         TargetColumns columns = new TargetColumns(table, table.insertableColumns());
         BatchBuilder open =
                 new BatchBuilder(
-                        "p", new BatchBuffers(columns.newBlock(), new AbsentRows(columns.size())));
+                        "p", new PooledBlock(columns.newBlock(), new AbsentRows(columns.size())));
         for (int i = 0; i < ns.length; i++) {
             open.beginRow();
             open.block().column(0).appendLong(ns[i]);
@@ -103,7 +103,7 @@ class BatchSenderTest {
         TargetColumns columns = new TargetColumns(table, table.insertableColumns());
         BatchBuilder open =
                 new BatchBuilder(
-                        "p", new BatchBuffers(columns.newBlock(), new AbsentRows(columns.size())));
+                        "p", new PooledBlock(columns.newBlock(), new AbsentRows(columns.size())));
         for (int i = 0; i < 3; i++) {
             open.beginRow();
             open.block().column(0).appendLong(i);
@@ -656,7 +656,7 @@ class BatchSenderTest {
         TargetColumns columns = new TargetColumns(table, table.insertableColumns());
         BatchBuilder open =
                 new BatchBuilder(
-                        "p", new BatchBuffers(columns.newBlock(), new AbsentRows(columns.size())));
+                        "p", new PooledBlock(columns.newBlock(), new AbsentRows(columns.size())));
         for (int i = 0; i < 3; i++) {
             open.beginRow();
             open.block().column(0).appendLong(i);
@@ -795,8 +795,7 @@ class BatchSenderTest {
         for (String p : List.of("p", "q")) {
             BatchBuilder open =
                     new BatchBuilder(
-                            p,
-                            new BatchBuffers(columns.newBlock(), new AbsentRows(columns.size())));
+                            p, new PooledBlock(columns.newBlock(), new AbsentRows(columns.size())));
             open.beginRow();
             open.block().column(0).appendLong(1);
             open.block().column(1).appendString(p);

@@ -53,7 +53,7 @@ class BatchShaperTest {
         TargetColumns columns = new TargetColumns(table, table.insertableColumns());
         BatchBuilder open =
                 new BatchBuilder(
-                        "p", new BatchBuffers(columns.newBlock(), new AbsentRows(columns.size())));
+                        "p", new PooledBlock(columns.newBlock(), new AbsentRows(columns.size())));
         for (int r = 0; r < rows.length; r++) {
             open.beginRow();
             for (int c = 0; c < rows[r].length; c++) {

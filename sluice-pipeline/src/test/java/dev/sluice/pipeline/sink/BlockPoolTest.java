@@ -51,12 +51,12 @@ class BlockPoolTest {
     @Test
     void reusedBuffersKeepTheirOwnCapacityAndTheOneArgumentPoolPresizesNothing() {
         BlockPool pool = new BlockPool(columns);
-        BatchBuffers first = pool.take();
+        PooledBlock first = pool.take();
         fill(first.block(), 10_000);
         int grown = stringCapacity(first.block());
         assertThat(stringCapacity(pool.take().block())).isLessThan(grown);
         pool.give(first);
-        BatchBuffers again = pool.take();
+        PooledBlock again = pool.take();
         assertThat(again).isSameAs(first);
         assertThat(again.block().rows()).isZero();
         assertThat(stringCapacity(again.block())).isEqualTo(grown);

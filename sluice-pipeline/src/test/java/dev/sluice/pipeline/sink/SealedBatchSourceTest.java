@@ -21,7 +21,7 @@ class SealedBatchSourceTest {
         BatchBuilder open =
                 new BatchBuilder(
                         partition,
-                        new BatchBuffers(columns.newBlock(), new AbsentRows(columns.size())));
+                        new PooledBlock(columns.newBlock(), new AbsentRows(columns.size())));
         for (long p : positions) {
             open.beginRow();
             open.block().column(0).appendLong(p);

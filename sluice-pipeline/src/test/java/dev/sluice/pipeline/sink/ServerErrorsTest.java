@@ -97,7 +97,7 @@ class ServerErrorsTest {
         TargetColumns columns = new TargetColumns(table, table.insertableColumns());
         BatchBuilder open =
                 new BatchBuilder(
-                        "p", new BatchBuffers(columns.newBlock(), new AbsentRows(columns.size())));
+                        "p", new PooledBlock(columns.newBlock(), new AbsentRows(columns.size())));
         for (int i = 0; i < ns.length; i++) {
             open.beginRow();
             open.block().column(0).appendLong(ns[i]);

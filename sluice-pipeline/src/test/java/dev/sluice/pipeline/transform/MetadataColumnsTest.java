@@ -8,8 +8,8 @@ import dev.sluice.clickhouse.schema.TableSchema;
 import dev.sluice.pipeline.decode.FieldRules;
 import dev.sluice.pipeline.decode.RecordException;
 import dev.sluice.pipeline.decode.TargetColumns;
-import dev.sluice.pipeline.sink.BatchBuffers;
 import dev.sluice.pipeline.sink.BatchBuilder;
+import dev.sluice.pipeline.sink.PooledBlock;
 import dev.sluice.pipeline.source.PolledRecords;
 import dev.sluice.pipeline.source.RecordMetadata;
 import dev.sluice.pipeline.testing.Tables;
@@ -86,7 +86,7 @@ class MetadataColumnsTest {
         BatchBuilder rows =
                 new BatchBuilder(
                         "events/3",
-                        new BatchBuffers(target.newBlock(), new AbsentRows(target.size())));
+                        new PooledBlock(target.newBlock(), new AbsentRows(target.size())));
         PolledRecords rb = batch();
         for (int i = 0; i < 2; i++) {
             rows.beginRow();
@@ -117,7 +117,7 @@ class MetadataColumnsTest {
         BatchBuilder rows =
                 new BatchBuilder(
                         "events/3",
-                        new BatchBuffers(target.newBlock(), new AbsentRows(target.size())));
+                        new PooledBlock(target.newBlock(), new AbsentRows(target.size())));
         rows.beginRow();
         assertThatThrownBy(() -> t.apply(rows, batch(), 0))
                 .isInstanceOf(RecordException.class)
