@@ -1,7 +1,7 @@
 package dev.sluice.pipeline.runtime;
 
 import dev.sluice.pipeline.metrics.Metrics;
-import dev.sluice.pipeline.sink.BatchQueue;
+import dev.sluice.pipeline.sink.BatchSink;
 import dev.sluice.pipeline.sink.BlockPool;
 import dev.sluice.pipeline.sink.SealedBatch;
 import dev.sluice.pipeline.source.Source;
@@ -18,7 +18,7 @@ import java.util.Map;
  */
 final class BatchHandoff {
     private final Source source;
-    private final BatchQueue sink;
+    private final BatchSink sink;
     private final Lifecycle lifecycle;
     private final Metrics metrics;
     private final Map<String, PartitionState> partitions;

@@ -1,7 +1,7 @@
 package dev.sluice.pipeline.runtime;
 
 import dev.sluice.pipeline.metrics.Metrics;
-import dev.sluice.pipeline.sink.BatchQueue;
+import dev.sluice.pipeline.sink.BatchSink;
 import dev.sluice.pipeline.sink.SealPolicy;
 import dev.sluice.pipeline.sink.ShardRouter;
 import dev.sluice.pipeline.time.Clock;
@@ -22,7 +22,7 @@ record SharedParts(
         String run,
         SealPolicy seal,
         ShardRouter router,
-        BatchQueue sink,
+        BatchSink sink,
         InflightBudget budget,
         RecordErrors errors,
         Committer committer,

@@ -17,7 +17,7 @@ import java.util.function.LongConsumer;
  * The ClickHouse sink: one {@link ShardWriter} per shard. Pipeline threads submit sealed batches,
  * which go to the shard chosen at sealing; submitting never blocks.
  */
-public final class SinkPool implements BatchQueue {
+public final class SinkPool implements BatchSink {
     private final List<ShardWriter> writers;
     private final AtomicInteger inFlight;
     private final DeliveryNotes notes;

@@ -8,7 +8,7 @@ import dev.sluice.pipeline.decode.TargetColumns;
 import dev.sluice.pipeline.metrics.Metrics;
 import dev.sluice.pipeline.metrics.Probes;
 import dev.sluice.pipeline.sink.Backoff;
-import dev.sluice.pipeline.sink.BatchQueue;
+import dev.sluice.pipeline.sink.BatchSink;
 import dev.sluice.pipeline.sink.RejectedRows;
 import dev.sluice.pipeline.sink.RetryReason;
 import dev.sluice.pipeline.sink.SealPolicy;
@@ -91,7 +91,7 @@ import java.util.function.LongConsumer;
  * inflightPerShard} writer threads, each with its own connection to each replica (one INSERT at a
  * time per connection: ADR 0006, 0008).
  */
-public final class ClickHouseWriter implements BatchQueue, AutoCloseable {
+public final class ClickHouseWriter implements BatchSink, AutoCloseable {
     private final String name;
     private final TableLayout layout;
     private final SinkPool pool;

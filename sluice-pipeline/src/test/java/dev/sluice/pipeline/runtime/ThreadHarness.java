@@ -5,7 +5,7 @@ import dev.sluice.pipeline.checkpoint.LocalCheckpoints;
 import dev.sluice.pipeline.decode.TargetColumns;
 import dev.sluice.pipeline.errors.ErrorPolicy;
 import dev.sluice.pipeline.metrics.Metrics;
-import dev.sluice.pipeline.sink.BatchQueue;
+import dev.sluice.pipeline.sink.BatchSink;
 import dev.sluice.pipeline.sink.BlockPool;
 import dev.sluice.pipeline.sink.SealPolicy;
 import dev.sluice.pipeline.sink.SealedBatch;
@@ -60,7 +60,7 @@ final class ThreadHarness {
     PipelineThread thread;
 
     /** The sink: collects batches; a batch is in flight until the test settles it. */
-    final class Collector implements BatchQueue {
+    final class Collector implements BatchSink {
         final List<SealedBatch> submitted = new ArrayList<>();
         int settled;
 
