@@ -15,7 +15,7 @@ import dev.sluice.pipeline.sink.SealPolicy;
 import dev.sluice.pipeline.sink.SealReason;
 import dev.sluice.pipeline.sink.SealedBatch;
 import dev.sluice.pipeline.sink.ShardRouter;
-import dev.sluice.pipeline.sink.SinkPool;
+import dev.sluice.pipeline.sink.ShardWriters;
 import dev.sluice.pipeline.sink.SinkSupervisor;
 import dev.sluice.pipeline.sink.SplitInserts;
 import dev.sluice.pipeline.sink.UnresolvedInserts;
@@ -94,7 +94,7 @@ import java.util.function.LongConsumer;
 public final class ClickHouseWriter implements BatchSink, AutoCloseable {
     private final String name;
     private final TableLayout layout;
-    private final SinkPool pool;
+    private final ShardWriters shardWriters;
     private final Metrics metrics;
     private final Supervision supervision;
     private final InflightLimit limit;
@@ -146,8 +146,8 @@ public final class ClickHouseWriter implements BatchSink, AutoCloseable {
                     "the writer's state directory " + b.stateDir + ": " + e.getMessage(), e);
         }
         Connections connections = b.connections(sink);
-        this.pool =
-                SinkPool.create(
+        this.shardWriters =
+                ShardWriters.create(
                         sink,
                         connections::inserter,
                         layout.plan(),
@@ -163,7 +163,7 @@ public final class ClickHouseWriter implements BatchSink, AutoCloseable {
         if (layout.shardKey() != null) {
             LongConsumer acquire = b.splitAcquire != null ? b.splitAcquire : limit::force;
             LongConsumer release = b.splitRelease != null ? b.splitRelease : limit::release;
-            pool.keyed(layout.shardKey(), acquire, release);
+            shardWriters.keyed(layout.shardKey(), acquire, release);
         }
         SealPolicy seal = SealPolicy.of(sink.batch());
         this.coalescer =
@@ -173,7 +173,8 @@ public final class ClickHouseWriter implements BatchSink, AutoCloseable {
                         seal.maxBytes(),
                         seal.lingerNanos(),
                         this::gathered);
-        pool.start(b.threadNamePrefix != null ? b.threadNamePrefix : "sluice-" + name + "-shard");
+        shardWriters.start(
+                b.threadNamePrefix != null ? b.threadNamePrefix : "sluice-" + name + "-shard");
     }
 
     /**
@@ -298,7 +299,7 @@ public final class ClickHouseWriter implements BatchSink, AutoCloseable {
                         options.description() != null
                                 ? options.description()
                                 : "rows submitted with token " + token;
-                pool.submit(
+                shardWriters.submit(
                         SealedBatch.submitted(
                                 s,
                                 rows.block(),
@@ -325,18 +326,18 @@ public final class ClickHouseWriter implements BatchSink, AutoCloseable {
      */
     @Override
     public void submit(SealedBatch batch) {
-        pool.submit(batch);
+        shardWriters.submit(batch);
     }
 
     /** Batches queued or being sent, over all shards. */
     @Override
     public int inFlight() {
-        return pool.inFlight();
+        return shardWriters.inFlight();
     }
 
     /** Batches queued or being sent by shard {@code shard}. */
     public int inFlight(int shard) {
-        return pool.inFlight(shard);
+        return shardWriters.inFlight(shard);
     }
 
     /** Bytes of submitted rows not yet settled (what {@code maxInflightBytes} bounds). */
@@ -398,10 +399,10 @@ public final class ClickHouseWriter implements BatchSink, AutoCloseable {
     public void close(Duration timeout) {
         closed = true;
         coalescer.close();
-        pool.finish();
+        shardWriters.finish();
         long deadline = System.nanoTime() + timeout.toNanos();
         try {
-            if (!pool.join(deadline)) {
+            if (!shardWriters.join(deadline)) {
                 abort(); // a thread still inside an attempt settles its batch when that ends
             }
         } catch (InterruptedException e) {
@@ -416,7 +417,7 @@ public final class ClickHouseWriter implements BatchSink, AutoCloseable {
      */
     public void abort() {
         supervision.abandon = true;
-        pool.interrupt();
+        shardWriters.interrupt();
     }
 
     /**
@@ -424,7 +425,7 @@ public final class ClickHouseWriter implements BatchSink, AutoCloseable {
      * one line each, naming their rows and query ids.
      */
     public List<String> deliveryNotes() {
-        return pool.deliveryNotes();
+        return shardWriters.deliveryNotes();
     }
 
     /** The registry of this writer's {@code etl_sink_*} series (docs/metrics.md). */
@@ -448,7 +449,7 @@ public final class ClickHouseWriter implements BatchSink, AutoCloseable {
                 metrics.sumOverShards(s -> s.batches),
                 metrics.sumOverShards(s -> s.inserts),
                 retries,
-                pool.inFlight(),
+                shardWriters.inFlight(),
                 limit.used());
     }
 
@@ -490,7 +491,7 @@ public final class ClickHouseWriter implements BatchSink, AutoCloseable {
             bytes += m.bytes;
         }
         metrics.seals(reason).inc();
-        pool.submit(
+        shardWriters.submit(
                 SealedBatch.submitted(
                         new Submission.Gathered(members),
                         block,
@@ -546,7 +547,7 @@ public final class ClickHouseWriter implements BatchSink, AutoCloseable {
 
         @Override
         public long pendingBatches() {
-            return pool.inFlight();
+            return shardWriters.inFlight();
         }
 
         @Override
@@ -556,7 +557,7 @@ public final class ClickHouseWriter implements BatchSink, AutoCloseable {
 
         @Override
         public long queuedBatches(int shard) {
-            return pool.inFlight(shard);
+            return shardWriters.inFlight(shard);
         }
     }
 
