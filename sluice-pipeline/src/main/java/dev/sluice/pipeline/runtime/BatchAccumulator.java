@@ -38,7 +38,7 @@ final class BatchAccumulator {
         boolean flushCurrent(long nowNanos);
     }
 
-    private final SharedParts parts;
+    private final PipelineContext context;
     private final SealPolicy seal;
     private final Source source;
     private final BlockPool blocks;
@@ -56,15 +56,15 @@ final class BatchAccumulator {
      * @param inbox the owner of the batches sealed here, told when they are settled
      */
     BatchAccumulator(
-            SharedParts parts,
+            PipelineContext context,
             Source source,
             BlockPool blocks,
             BudgetAccount account,
             BatchHandoff handoff,
             SettledInbox inbox,
             Map<String, PartitionState> partitions) {
-        this.parts = parts;
-        this.seal = parts.seal();
+        this.context = context;
+        this.seal = context.seal();
         this.source = source;
         this.blocks = blocks;
         this.account = account;
@@ -72,7 +72,7 @@ final class BatchAccumulator {
         this.inbox = inbox;
         this.partitions = partitions;
         this.combine = source.partitionsInterleave();
-        this.replays = new ReplayedBatches(this, parts, blocks, handoff, inbox, partitions);
+        this.replays = new ReplayedBatches(this, context, blocks, handoff, inbox, partitions);
     }
 
     /** Where the rows staged in open batches are settled before a seal (set once, at start). */
@@ -197,12 +197,12 @@ final class BatchAccumulator {
         if (open == null || open.isEmpty()) {
             return true;
         }
-        if (parts.lifecycle().mode() == Lifecycle.Mode.STOP) {
+        if (context.lifecycle().mode() == Lifecycle.Mode.STOP) {
             return false; // seal nothing further: the open batch will be abandoned
         }
         String problem = misaligned(open);
         if (problem != null) {
-            parts.lifecycle()
+            context.lifecycle()
                     .fail(
                             new Failure(
                                     problem
@@ -237,7 +237,7 @@ final class BatchAccumulator {
                         part.name,
                         open.firstPosition(),
                         open.lastPosition(),
-                        parts.router().shardFor(part.name, open.firstPosition()),
+                        context.router().shardFor(part.name, open.firstPosition()),
                         nowSeconds);
         part.sealed(bounds);
         return bounds;
@@ -297,13 +297,13 @@ final class BatchAccumulator {
      * replay re-creates the same batch, and a token of the group (property 2).
      */
     private boolean sealCombined(List<PartitionState> members, SealReason reason) {
-        if (parts.lifecycle().mode() == Lifecycle.Mode.STOP) {
+        if (context.lifecycle().mode() == Lifecycle.Mode.STOP) {
             return false;
         }
         for (PartitionState m : members) {
             String problem = misaligned(m.open);
             if (problem != null) {
-                parts.lifecycle()
+                context.lifecycle()
                         .fail(
                                 new Failure(problem + " (batch of " + m.name + ")", m.name, null),
                                 false);
@@ -319,7 +319,7 @@ final class BatchAccumulator {
             ranges.add(new LedgerEntry(m.name, m.open.firstPosition(), m.open.lastPosition(), 0));
         }
         String group = DedupToken.groupOf(ranges);
-        int shard = parts.router().shardFor("g" + group, 0);
+        int shard = context.router().shardFor("g" + group, 0);
         // The token's run goes with the group: a member replayed alone by an owner whose partition
         // carries another run looks the group up under this one (docs/adr/0011).
         String run = members.get(0).run;
@@ -475,7 +475,7 @@ final class BatchAccumulator {
     /** The deduplication token of a batch of one partition over {@code bounds} (property 2). */
     String token(PartitionState part, LedgerEntry bounds) {
         return DedupToken.of(
-                parts.pipeline(),
+                context.pipeline(),
                 part.run,
                 source.name(),
                 part.name,
@@ -486,7 +486,7 @@ final class BatchAccumulator {
 
     /** The deduplication token of a batch of several partitions, group {@code group}. */
     String groupToken(String run, String group, int shard) {
-        return DedupToken.group(parts.pipeline(), run, source.name(), group, shard);
+        return DedupToken.group(context.pipeline(), run, source.name(), group, shard);
     }
 
     /** The now() an open batch computes with (read at its first row; the clock if it has none). */
@@ -496,7 +496,7 @@ final class BatchAccumulator {
 
     /** The clock's time in epoch seconds. */
     long clockSeconds() {
-        return Math.floorDiv(parts.clock().currentTimeMillis(), 1000);
+        return Math.floorDiv(context.clock().currentTimeMillis(), 1000);
     }
 
     private static String misaligned(BatchBuilder open) {

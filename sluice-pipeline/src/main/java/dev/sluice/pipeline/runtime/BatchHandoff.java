@@ -34,7 +34,7 @@ final class BatchHandoff {
     private int inFlight;
 
     BatchHandoff(
-            SharedParts parts,
+            PipelineContext context,
             Source source,
             Map<String, PartitionState> partitions,
             CommitCoordinator commits,
@@ -42,9 +42,9 @@ final class BatchHandoff {
             BudgetAccount account,
             BlockPool blocks) {
         this.source = source;
-        this.sink = parts.sink();
-        this.lifecycle = parts.lifecycle();
-        this.metrics = parts.metrics();
+        this.sink = context.sink();
+        this.lifecycle = context.lifecycle();
+        this.metrics = context.metrics();
         this.partitions = partitions;
         this.commits = commits;
         this.inbox = inbox;

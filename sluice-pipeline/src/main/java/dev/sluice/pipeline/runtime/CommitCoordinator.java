@@ -31,15 +31,15 @@ final class CommitCoordinator {
      * @param nowNanos the clock now: the first periodic commit is due an interval later
      */
     CommitCoordinator(
-            SharedParts parts,
+            PipelineContext context,
             Source source,
             Map<String, PartitionState> partitions,
             long nowNanos) {
         this.source = source;
-        this.committer = parts.committer();
-        this.lifecycle = parts.lifecycle();
+        this.committer = context.committer();
+        this.lifecycle = context.lifecycle();
         this.partitions = partitions;
-        this.intervalNanos = parts.commitIntervalNanos();
+        this.intervalNanos = context.commitIntervalNanos();
         this.nextCommitNanos = nowNanos + intervalNanos;
     }
 

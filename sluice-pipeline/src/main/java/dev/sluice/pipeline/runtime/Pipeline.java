@@ -215,8 +215,8 @@ public final class Pipeline implements AutoCloseable {
                 setup.shardKey() != null
                         ? List.of(1)
                         : spec.sink().shards().stream().map(ShardSpec::weight).toList();
-        SharedParts parts =
-                new SharedParts(
+        PipelineContext context =
+                new PipelineContext(
                         spec.name(),
                         checkpoints.run(),
                         SealPolicy.of(spec.sink().batch()),
@@ -239,7 +239,7 @@ public final class Pipeline implements AutoCloseable {
             try {
                 workers.add(
                         new PipelineThread(
-                                parts,
+                                context,
                                 source,
                                 factories.decoder(columns),
                                 factories.transforms(columns),

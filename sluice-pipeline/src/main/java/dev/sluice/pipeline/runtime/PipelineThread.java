@@ -54,7 +54,7 @@ final class PipelineThread implements PartitionListener, Runnable {
         DONE
     }
 
-    private final SharedParts parts;
+    private final PipelineContext context;
     private final Source source;
     private final BudgetAccount account;
     private final SettledInbox inbox;
@@ -76,20 +76,22 @@ final class PipelineThread implements PartitionListener, Runnable {
     private volatile int ownedPartitions;
 
     PipelineThread(
-            SharedParts parts,
+            PipelineContext context,
             Source source,
             Decoder decoder,
             List<Transform> transforms,
             BlockPool blocks) {
-        this.parts = parts;
+        this.context = context;
         this.source = source;
-        this.account = new BudgetAccount(parts.budget(), parts.budgetGrain(), blocks);
-        this.inbox = new SettledInbox(parts.metrics(), parts.clock());
-        this.commits = new CommitCoordinator(parts, source, partitions, parts.clock().nanoTime());
-        this.handoff = new BatchHandoff(parts, source, partitions, commits, inbox, account, blocks);
+        this.account = new BudgetAccount(context.budget(), context.budgetGrain(), blocks);
+        this.inbox = new SettledInbox(context.metrics(), context.clock());
+        this.commits =
+                new CommitCoordinator(context, source, partitions, context.clock().nanoTime());
+        this.handoff =
+                new BatchHandoff(context, source, partitions, commits, inbox, account, blocks);
         this.batches =
-                new BatchAccumulator(parts, source, blocks, account, handoff, inbox, partitions);
-        this.processor = new RecordProcessor(parts, decoder, transforms, account, batches);
+                new BatchAccumulator(context, source, blocks, account, handoff, inbox, partitions);
+        this.processor = new RecordProcessor(context, decoder, transforms, account, batches);
         batches.stagedRows(processor);
     }
 
@@ -97,7 +99,7 @@ final class PipelineThread implements PartitionListener, Runnable {
     public void run() {
         Thread thread = Thread.currentThread();
         inbox.wakes(thread);
-        parts.budget().wakeOnResume(thread);
+        context.budget().wakeOnResume(thread);
         try {
             while (state != State.DONE) {
                 long wait;
@@ -107,7 +109,7 @@ final class PipelineThread implements PartitionListener, Runnable {
                     if (state == State.STOPPING) {
                         throw e; // stopping failed too: give up on this thread
                     }
-                    parts.lifecycle().fail(new Failure("internal error: " + e, null, null), true);
+                    context.lifecycle().fail(new Failure("internal error: " + e, null, null), true);
                     wait = 0;
                 }
                 if (wait > 0) {
@@ -115,7 +117,7 @@ final class PipelineThread implements PartitionListener, Runnable {
                 }
             }
         } finally {
-            parts.budget().forget(thread);
+            context.budget().forget(thread);
             closeSource();
         }
     }
@@ -130,7 +132,7 @@ final class PipelineThread implements PartitionListener, Runnable {
 
     /** One turn of the loop; returns the nanoseconds the thread may park before the next. */
     long runOnce() {
-        long now = parts.clock().nanoTime();
+        long now = context.clock().nanoTime();
         if (!opened) {
             opened = true;
             try {
@@ -140,7 +142,7 @@ final class PipelineThread implements PartitionListener, Runnable {
             }
         }
         handoff.takeSettled();
-        Lifecycle.Mode mode = parts.lifecycle().mode();
+        Lifecycle.Mode mode = context.lifecycle().mode();
         if (mode == Lifecycle.Mode.STOP && (state == State.RUNNING || state == State.FINISHING)) {
             abandonOpenBatches();
         } else if (mode == Lifecycle.Mode.DRAIN && state == State.RUNNING) {
@@ -185,7 +187,7 @@ final class PipelineThread implements PartitionListener, Runnable {
                 source.pause();
                 sourcePaused = true;
             }
-            if (budgetPaused && parts.sink().inFlight() == 0 && !handoff.hasUnrecorded()) {
+            if (budgetPaused && context.sink().inFlight() == 0 && !handoff.hasUnrecorded()) {
                 // Everything in flight is open batches: nothing will release the budget unless
                 // they are sealed and sent.
                 batches.sealAll(SealReason.BACKPRESSURE, now, false);
@@ -209,7 +211,7 @@ final class PipelineThread implements PartitionListener, Runnable {
             }
         }
         if (processor.hasRecords() && state == State.RUNNING) {
-            processor.process(parts.clock().nanoTime());
+            processor.process(context.clock().nanoTime());
         }
         if (sourceExhausted && !processor.hasRecords() && state == State.RUNNING) {
             finish(SealReason.PARTITION_END, now);
@@ -227,7 +229,7 @@ final class PipelineThread implements PartitionListener, Runnable {
     }
 
     private void sourceFailed(String what, IOException e) {
-        parts.lifecycle()
+        context.lifecycle()
                 .fail(new Failure(what + " " + source.name() + " failed: " + e, null, null), false);
     }
 
@@ -243,7 +245,7 @@ final class PipelineThread implements PartitionListener, Runnable {
         }
         PartitionState part = partitions.get(records.partition);
         if (part == null) {
-            parts.lifecycle()
+            context.lifecycle()
                     .fail(
                             new Failure(
                                     source.name()
@@ -255,8 +257,8 @@ final class PipelineThread implements PartitionListener, Runnable {
                             false);
             return;
         }
-        long readNanos = parts.clock().nanoTime();
-        parts.metrics().sourceRecords.inc(n);
+        long readNanos = context.clock().nanoTime();
+        context.metrics().sourceRecords.inc(n);
         processor.polled(part, n, readNanos);
     }
 
@@ -271,10 +273,10 @@ final class PipelineThread implements PartitionListener, Runnable {
         // new records at old boundaries under old tokens, and a deduplicating server would drop
         // them).
         Checkpoint cp = source.replayable() ? checkpoint : Checkpoint.NONE;
-        PartitionState p = new PartitionState(partition, ++epochs, cp, parts.run());
+        PartitionState p = new PartitionState(partition, ++epochs, cp, context.run());
         partitions.put(partition, p);
         commits.assigned(partition, cp.position());
-        parts.metrics().partitionsAssigned.inc();
+        context.metrics().partitionsAssigned.inc();
     }
 
     @Override
@@ -283,13 +285,13 @@ final class PipelineThread implements PartitionListener, Runnable {
         if (going.isEmpty()) {
             return;
         }
-        long now = parts.clock().nanoTime();
+        long now = context.clock().nanoTime();
         batches.sealEach(going, SealReason.REVOKE, now);
         handoff.submitSealed();
-        long deadline = parts.clock().nanoTime() + parts.revokeTimeoutNanos();
-        while (pendingIn(going) && parts.clock().nanoTime() - deadline < 0) {
+        long deadline = context.clock().nanoTime() + context.revokeTimeoutNanos();
+        while (pendingIn(going) && context.clock().nanoTime() - deadline < 0) {
             try {
-                parts.clock().sleep(TimeUnit.MILLISECONDS.toNanos(5));
+                context.clock().sleep(TimeUnit.MILLISECONDS.toNanos(5));
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 break;
@@ -297,7 +299,7 @@ final class PipelineThread implements PartitionListener, Runnable {
             handoff.takeSettled();
         }
         if (pendingIn(going)) {
-            parts.metrics().revokeTimeouts.inc();
+            context.metrics().revokeTimeouts.inc();
         }
         commits.commit(going);
         forget(going);
@@ -310,7 +312,7 @@ final class PipelineThread implements PartitionListener, Runnable {
 
     @Override
     public void warning(String message) {
-        parts.warnings().accept(message);
+        context.warnings().accept(message);
     }
 
     private List<PartitionState> owned(Collection<String> names) {
@@ -344,7 +346,7 @@ final class PipelineThread implements PartitionListener, Runnable {
             commits.forget(p.name);
             batches.forget(p);
             processor.forget(p);
-            parts.metrics().partitionsRevoked.inc();
+            context.metrics().partitionsRevoked.inc();
         }
         batches.forgotten(); // a replayed group waiting for one of them can no longer be whole
     }

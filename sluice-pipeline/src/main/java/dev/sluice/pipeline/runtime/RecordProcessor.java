@@ -31,7 +31,7 @@ final class RecordProcessor implements BatchAccumulator.StagedRows {
      */
     static final int STAGED_ROWS = 1024;
 
-    private final SharedParts parts;
+    private final PipelineContext context;
     private final Decoder decoder;
     private final TransformChain chain;
 
@@ -63,12 +63,12 @@ final class RecordProcessor implements BatchAccumulator.StagedRows {
     private long consumedAfterFlush = -1;
 
     RecordProcessor(
-            SharedParts parts,
+            PipelineContext context,
             Decoder decoder,
             List<Transform> transforms,
             BudgetAccount account,
             BatchAccumulator batches) {
-        this.parts = parts;
+        this.context = context;
         this.decoder = decoder;
         this.chain = TransformChain.of(transforms);
         this.stage = chain.stage();
@@ -142,7 +142,7 @@ final class RecordProcessor implements BatchAccumulator.StagedRows {
         }
         while (cursor < rb.count) {
             if (account.paused()
-                    || parts.lifecycle().mode() != Lifecycle.Mode.RUN
+                    || context.lifecycle().mode() != Lifecycle.Mode.RUN
                     || part.atCeiling()) {
                 // The rest waits in `records` (property 3: one record over at most); the staged
                 // rows are flushed first: they never outlive this call, nor `records`.
@@ -209,7 +209,7 @@ final class RecordProcessor implements BatchAccumulator.StagedRows {
             decoder.decode(rb, i, batch);
             if (!chain.applyRow(batch, rb, i, batch.nowSeconds())) {
                 batch.rollbackRow();
-                parts.metrics().filtered.inc();
+                context.metrics().filtered.inc();
                 return true;
             }
         } catch (RecordException | ColumnValueException e) {
@@ -218,12 +218,12 @@ final class RecordProcessor implements BatchAccumulator.StagedRows {
         } catch (DecoderUnavailableException e) {
             // Not the record's fault (a schema registry is down): stop before it, unconsumed.
             batch.rollbackRow();
-            parts.lifecycle()
+            context.lifecycle()
                     .fail(new Failure(e.getMessage(), rb.partition, rb.describe(i)), false);
             return false;
         } catch (RuntimeException e) {
             batch.rollbackRow();
-            parts.lifecycle()
+            context.lifecycle()
                     .fail(
                             new Failure(
                                     "the decoder or a transform failed (a bug in it): " + e,
@@ -290,7 +290,7 @@ final class RecordProcessor implements BatchAccumulator.StagedRows {
         } catch (RuntimeException e) {
             batch.clearStaged();
             consumedAfterFlush = -1;
-            parts.lifecycle()
+            context.lifecycle()
                     .fail(
                             new Failure(
                                     "an expression transform failed (a bug in it): " + e,
@@ -324,7 +324,7 @@ final class RecordProcessor implements BatchAccumulator.StagedRows {
             consumedAfterFlush = -1;
             return false;
         }
-        parts.metrics().filtered.inc(out.filtered());
+        context.metrics().filtered.inc(out.filtered());
         if (consumedAfterFlush >= 0) {
             part.tracker.consumed(consumedAfterFlush);
             consumedAfterFlush = -1;
@@ -336,12 +336,12 @@ final class RecordProcessor implements BatchAccumulator.StagedRows {
     private boolean reject(PolledRecords rb, int i, String reason) {
         String stop;
         try {
-            stop = parts.errors().reject(rb, i, reason);
+            stop = context.errors().reject(rb, i, reason);
         } catch (IOException e) {
             stop = "cannot write the dead-letter file (" + e.getMessage() + ") for: " + reason;
         }
         if (stop != null) {
-            parts.lifecycle().fail(new Failure(stop, rb.partition, rb.describe(i)), false);
+            context.lifecycle().fail(new Failure(stop, rb.partition, rb.describe(i)), false);
             return false;
         }
         return true;

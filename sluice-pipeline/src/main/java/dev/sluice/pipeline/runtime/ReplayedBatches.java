@@ -21,7 +21,7 @@ import java.util.Map;
  */
 final class ReplayedBatches {
     private final BatchAccumulator batches;
-    private final SharedParts parts;
+    private final PipelineContext context;
     private final BlockPool blocks;
     private final BatchHandoff handoff;
     private final SettledInbox inbox;
@@ -29,13 +29,13 @@ final class ReplayedBatches {
 
     ReplayedBatches(
             BatchAccumulator batches,
-            SharedParts parts,
+            PipelineContext context,
             BlockPool blocks,
             BatchHandoff handoff,
             SettledInbox inbox,
             Map<String, PartitionState> partitions) {
         this.batches = batches;
-        this.parts = parts;
+        this.context = context;
         this.blocks = blocks;
         this.handoff = handoff;
         this.inbox = inbox;
@@ -122,7 +122,7 @@ final class ReplayedBatches {
             // recorded batch whole.
             blocks.give(open.buffers()); // with the budget bytes it holds
             part.open = null;
-            parts.metrics().abandonedBatches.inc();
+            context.metrics().abandonedBatches.inc();
             return true;
         }
         if (pinned.group() != null) {
@@ -134,7 +134,7 @@ final class ReplayedBatches {
         boolean replayed =
                 open.firstPosition() == pinned.first()
                         && open.lastPosition() == pinned.last()
-                        && pinned.shard() < parts.router().shards();
+                        && pinned.shard() < context.router().shards();
         batches.sealAs(
                 part, open, replayed ? pinned : batches.newBounds(part, open), replayed, reason);
         return true;
@@ -154,7 +154,7 @@ final class ReplayedBatches {
      */
     private boolean sealMember(
             PartitionState part, BatchBuilder open, LedgerEntry pinned, SealReason reason) {
-        boolean sameShards = pinned.shard() < parts.router().shards();
+        boolean sameShards = pinned.shard() < context.router().shards();
         boolean whole =
                 sameShards
                         && open.firstPosition() == pinned.first()
@@ -167,7 +167,7 @@ final class ReplayedBatches {
             int shard =
                     sameShards
                             ? pinned.shard()
-                            : parts.router().shardFor(part.name, open.firstPosition());
+                            : context.router().shardFor(part.name, open.firstPosition());
             bounds =
                     new LedgerEntry(
                                     part.name,
@@ -250,7 +250,7 @@ final class ReplayedBatches {
             exact &=
                     p.ready.firstPosition() == e.first()
                             && p.ready.lastPosition() == e.last()
-                            && e.shard() < parts.router().shards();
+                            && e.shard() < context.router().shards();
         }
         if (ready.size() == members && exact) {
             ready.sort((a, b) -> a.name.compareTo(b.name));
@@ -308,7 +308,7 @@ final class ReplayedBatches {
                 // Not sent: the next run or owner replays the batch whole.
                 blocks.give(p.ready.buffers());
                 p.ready = null;
-                parts.metrics().abandonedBatches.inc();
+                context.metrics().abandonedBatches.inc();
             } else {
                 sealAlone(p, nowNanos);
             }
@@ -321,7 +321,7 @@ final class ReplayedBatches {
     void regroup() {
         for (PartitionState p : List.copyOf(partitions.values())) {
             if (p.ready != null) {
-                trySealGroup(p.ready.pinned().group(), parts.clock().nanoTime());
+                trySealGroup(p.ready.pinned().group(), context.clock().nanoTime());
             }
         }
     }

@@ -102,8 +102,8 @@ final class ThreadHarness {
         if (checkpoints != null) {
             source.checkpoints(checkpoints);
         }
-        SharedParts parts =
-                new SharedParts(
+        PipelineContext context =
+                new PipelineContext(
                         "test",
                         checkpoints == null ? "r1" : checkpoints.run(),
                         new SealPolicy(maxRows, maxBytes, lingerNanos),
@@ -121,7 +121,7 @@ final class ThreadHarness {
                         warnings::add);
         thread =
                 new PipelineThread(
-                        parts,
+                        context,
                         source,
                         new TestDecoder(columns, inputs),
                         transforms,
