@@ -9,10 +9,8 @@ import dev.sluice.pipeline.sink.SealPolicy;
 import dev.sluice.pipeline.sink.SealReason;
 import dev.sluice.pipeline.sink.SealedBatch;
 import dev.sluice.pipeline.source.Source;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Predicate;
 
 /**
  * A pipeline thread's open batches, one per partition, like the accumulator of Kafka's producer:
@@ -47,7 +45,7 @@ final class BatchAccumulator {
     private final SettledInbox inbox;
     private final Map<String, PartitionState> partitions;
     private final boolean combine;
-    private final Round round = new Round();
+    private final Round round;
     private final ReplayedBatches replays;
     private StagedRows staged;
 
@@ -72,6 +70,7 @@ final class BatchAccumulator {
         this.inbox = inbox;
         this.partitions = partitions;
         this.combine = source.partitionsInterleave();
+        this.round = new Round(this, context, handoff, inbox, partitions);
         this.replays = new ReplayedBatches(this, context, blocks, handoff, inbox, partitions);
     }
 
@@ -80,9 +79,9 @@ final class BatchAccumulator {
         this.staged = staged;
     }
 
-    /** True when the partitions' open batches are sealed together, as rounds. */
-    boolean combines() {
-        return combine;
+    /** Settles the rows staged for the partition being processed, if any; false: it stops. */
+    boolean flushCurrent(long nowNanos) {
+        return staged.flushCurrent(nowNanos);
     }
 
     // --- rows go in ------------------------------------------------------------------------------
@@ -152,9 +151,9 @@ final class BatchAccumulator {
             return replays.sealIfComplete(part, batch, nowNanos);
         }
         if (combine) {
-            SealReason bySize = seal.bySize(round.rows(), round.bytes());
+            SealReason bySize = round.bySize();
             if (bySize != null) {
-                return sealRound(bySize, nowNanos, p -> true);
+                return round.seal(bySize, nowNanos, p -> true);
             }
         } else {
             SealReason bySize = seal.bySize(batch.rows(), batch.dataBytes());
@@ -177,7 +176,7 @@ final class BatchAccumulator {
         }
         SealReason bySize =
                 combine
-                        ? seal.bySize(round.rows(), round.bytes())
+                        ? round.bySize()
                         : seal.bySize(batch.rows() + batch.staged(), batch.dataBytes());
         return bySize != null;
     }
@@ -268,90 +267,13 @@ final class BatchAccumulator {
     }
 
     /**
-     * Seals, as one batch, the open batches of the partitions {@code which} selects (not replays):
-     * a source whose partitions are read side by side gets few INSERTs however many partitions it
-     * has. A single one is sealed as a batch of its own.
-     */
-    boolean sealRound(SealReason reason, long nowNanos, Predicate<PartitionState> which) {
-        if (!staged.flushCurrent(nowNanos)) {
-            return false; // only the partition being processed can have staged rows
-        }
-        List<PartitionState> members = new ArrayList<>();
-        for (PartitionState p : partitions.values()) {
-            if (p.open != null && !p.open.isEmpty() && p.open.pinned() == null && which.test(p)) {
-                members.add(p);
-            }
-        }
-        if (members.isEmpty()) {
-            return true;
-        }
-        if (members.size() == 1) {
-            return seal(members.get(0), reason, nowNanos);
-        }
-        return sealCombined(members, reason);
-    }
-
-    /**
-     * The open batches of {@code members} as one batch: their rows in partition-name order, each
-     * partition's range recorded with the group ({@code <hash>.<members>} of all ranges) so that a
-     * replay re-creates the same batch, and a token of the group (property 2).
-     */
-    private boolean sealCombined(List<PartitionState> members, SealReason reason) {
-        if (context.lifecycle().mode() == Lifecycle.Mode.STOP) {
-            return false;
-        }
-        for (PartitionState m : members) {
-            String problem = misaligned(m.open);
-            if (problem != null) {
-                context.lifecycle()
-                        .fail(
-                                new Failure(problem + " (batch of " + m.name + ")", m.name, null),
-                                false);
-                return false;
-            }
-        }
-        members.sort((a, b) -> a.name.compareTo(b.name));
-        // The round's now(); each member records its own (the same unless it was opened in an
-        // earlier round), and a replay of the group takes the first member's, as here.
-        long nowSeconds = batchNow(members.get(0).open);
-        List<LedgerEntry> ranges = new ArrayList<>();
-        for (PartitionState m : members) {
-            ranges.add(new LedgerEntry(m.name, m.open.firstPosition(), m.open.lastPosition(), 0));
-        }
-        String group = DedupToken.groupOf(ranges);
-        int shard = context.router().shardFor("g" + group, 0);
-        // The token's run goes with the group: a member replayed alone by an owner whose partition
-        // carries another run looks the group up under this one (docs/adr/0011).
-        String run = members.get(0).run;
-        String recorded = LedgerEntry.groupWithRun(group, run);
-        List<SealedBatch.Segment> segments = new ArrayList<>();
-        for (PartitionState m : members) {
-            LedgerEntry bounds =
-                    new LedgerEntry(
-                            m.name,
-                            m.open.firstPosition(),
-                            m.open.lastPosition(),
-                            shard,
-                            batchNow(m.open),
-                            recorded);
-            m.sealed(bounds);
-            segments.add(new SealedBatch.Segment(m.open, bounds, m.epoch));
-            round.remove(m.open);
-            m.open = null;
-        }
-        String token = groupToken(run, group, shard);
-        handoff.sealed(new SealedBatch(inbox, segments, shard, false, token, reason, nowSeconds));
-        return true;
-    }
-
-    /**
      * Seals every open batch — as one round when partitions are combined — and sends alone (or, on
      * a drain or a revocation, drops) the replayed parts still waiting for their batch.
      *
      * @param dropEmpty true to give empty open batches back to the pool (nothing more is read)
      */
     void sealAll(SealReason reason, long nowNanos, boolean dropEmpty) {
-        if (combine && !sealRound(reason, nowNanos, p -> true)) {
+        if (combine && !round.seal(reason, nowNanos, p -> true)) {
             return;
         }
         for (PartitionState part : partitions.values()) {
@@ -368,7 +290,7 @@ final class BatchAccumulator {
     /** Seals the open batches of {@code ps} — as one round when partitions are combined. */
     void sealEach(List<PartitionState> ps, SealReason reason, long nowNanos) {
         if (combine) {
-            sealRound(reason, nowNanos, ps::contains);
+            round.seal(reason, nowNanos, ps::contains);
         } else {
             for (PartitionState p : ps) {
                 seal(p, reason, nowNanos);
@@ -383,25 +305,10 @@ final class BatchAccumulator {
      * @param maxWaitNanos the longest it returns
      */
     long sealLingering(long now, long maxWaitNanos) {
-        long wait = maxWaitNanos;
         if (combine) {
-            // One round for all: its linger starts with the oldest first row among them.
-            long oldest = Long.MAX_VALUE;
-            for (PartitionState part : partitions.values()) {
-                BatchBuilder open = part.open;
-                if (open != null && !open.isEmpty() && open.pinned() == null) {
-                    oldest = Math.min(oldest, open.pending().openedNanos());
-                }
-            }
-            if (oldest == Long.MAX_VALUE) {
-                return wait;
-            }
-            long deadline = seal.lingerDeadline(oldest);
-            if (now - deadline >= 0) {
-                return sealRound(SealReason.LINGER, now, p -> !p.atCeiling()) ? wait : 0;
-            }
-            return Math.min(wait, deadline - now);
+            return round.sealLingering(now, maxWaitNanos);
         }
+        long wait = maxWaitNanos;
         for (PartitionState part : partitions.values()) {
             BatchBuilder open = part.open;
             if (open == null || open.isEmpty() || open.pinned() != null || part.atCeiling()) {
@@ -499,7 +406,8 @@ final class BatchAccumulator {
         return Math.floorDiv(context.clock().currentTimeMillis(), 1000);
     }
 
-    private static String misaligned(BatchBuilder open) {
+    /** Why the decoder or transforms left the batch's columns of unequal length, or null. */
+    static String misaligned(BatchBuilder open) {
         try {
             open.block().rows();
             return null;
