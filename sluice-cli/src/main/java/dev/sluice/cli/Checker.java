@@ -19,6 +19,8 @@ import dev.sluice.pipeline.source.Source;
 import dev.sluice.pipeline.spec.PipelineSpec;
 import dev.sluice.pipeline.spec.PipelineSpec.Format;
 import dev.sluice.pipeline.spec.PipelineSpec.ShardSpec;
+import dev.sluice.pipeline.spec.PipelineSpec.SinkSpec;
+import dev.sluice.pipeline.spec.TableRoute;
 import dev.sluice.pipeline.time.Clock;
 import dev.sluice.pipeline.writer.RetryDeduplication;
 import dev.sluice.pipeline.writer.TargetTable;
@@ -26,6 +28,7 @@ import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 
 /**
  * {@code sluice check}: everything a run would find wrong, found without writing a row — the target
@@ -46,12 +49,77 @@ final class Checker {
     /** Returns the exit code: 0 when nothing is wrong. */
     int check(PipelineSpec spec, Factories factories, boolean sampleInput) {
         TargetTable first = null;
-        for (int s = 0; s < spec.sink().shards().size(); s++) {
-            ShardSpec shard = spec.sink().shards().get(s);
+        TableRoute route = spec.sink().route();
+        if (route.template()) {
+            out.println(
+                    "note  records go to the table their topic names ("
+                            + route.describe()
+                            + "); each is described when its first record arrives");
+        }
+        List<SinkSpec> sinks = new ArrayList<>();
+        for (String table : route.knownTables()) {
+            sinks.add(
+                    route.single()
+                            ? spec.sink()
+                            : spec.sink().toBuilder().table(table).tables(Map.of()).build());
+        }
+        for (SinkSpec sink : sinks) {
+            TargetTable t =
+                    checkTable(
+                            spec,
+                            factories,
+                            sink,
+                            route.single() ? "" : "table " + sink.table() + " ");
+            first = first == null ? t : first;
+        }
+        AvroCheck.Report avro = null;
+        if (spec.decode().format() == Format.AVRO) {
+            avro = AvroCheck.report(spec.decode().avro(), Clock.SYSTEM, System::getenv);
+            for (AvroCheck.Finding f : avro.findings()) {
+                if (f.ok()) {
+                    out.println("ok    " + f.text());
+                } else {
+                    problems.add(f.text());
+                }
+            }
+        }
+        if (first != null) {
+            checkMapping(spec, factories, first, sampleInput, avro);
+        }
+        String budget = SizingRule.check(spec);
+        if (budget != null) {
+            problems.add(budget);
+        } else {
+            out.printf(
+                    Locale.ROOT,
+                    "ok    in-flight budget %s (sizing rule minimum %s)%n",
+                    PipelineRunner.bytes(SizingRule.budget(spec)),
+                    PipelineRunner.bytes(SizingRule.minimumBudget(spec)));
+        }
+        warnings.forEach(w -> out.println("warn  " + w));
+        problems.forEach(p -> out.println("FAIL  " + p));
+        if (problems.isEmpty()) {
+            out.println("check passed" + (warnings.isEmpty() ? "" : " with warnings"));
+            return 0;
+        }
+        out.println("check failed: " + problems.size() + " problem(s)");
+        return 1;
+    }
+
+    /**
+     * Describes {@code sink}'s table on every replica of every shard, reporting each; returns the
+     * first description, or null when none answered.
+     */
+    private TargetTable checkTable(
+            PipelineSpec spec, Factories factories, SinkSpec sink, String prefix) {
+        TargetTable first = null;
+        for (int s = 0; s < sink.shards().size(); s++) {
+            ShardSpec shard = sink.shards().get(s);
             for (String url : shard.replicas()) {
-                String where = "shard " + (s + 1) + " replica " + redact(url);
+                String where = prefix + "shard " + (s + 1) + " replica " + redact(url);
                 try {
-                    TargetTable t = factories.describe(url, spec.sink());
+                    TargetTable t = factories.describe(url, sink);
+
                     out.println(
                             "ok    "
                                     + where
@@ -91,38 +159,7 @@ final class Checker {
                 }
             }
         }
-        AvroCheck.Report avro = null;
-        if (spec.decode().format() == Format.AVRO) {
-            avro = AvroCheck.report(spec.decode().avro(), Clock.SYSTEM, System::getenv);
-            for (AvroCheck.Finding f : avro.findings()) {
-                if (f.ok()) {
-                    out.println("ok    " + f.text());
-                } else {
-                    problems.add(f.text());
-                }
-            }
-        }
-        if (first != null) {
-            checkMapping(spec, factories, first, sampleInput, avro);
-        }
-        String budget = SizingRule.check(spec);
-        if (budget != null) {
-            problems.add(budget);
-        } else {
-            out.printf(
-                    Locale.ROOT,
-                    "ok    in-flight budget %s (sizing rule minimum %s)%n",
-                    PipelineRunner.bytes(SizingRule.budget(spec)),
-                    PipelineRunner.bytes(SizingRule.minimumBudget(spec)));
-        }
-        warnings.forEach(w -> out.println("warn  " + w));
-        problems.forEach(p -> out.println("FAIL  " + p));
-        if (problems.isEmpty()) {
-            out.println("check passed" + (warnings.isEmpty() ? "" : " with warnings"));
-            return 0;
-        }
-        out.println("check failed: " + problems.size() + " problem(s)");
-        return 1;
+        return first;
     }
 
     private void checkMapping(

@@ -5,9 +5,12 @@ import dev.sluice.pipeline.writer.Rows;
 import dev.sluice.pipeline.writer.WhenFull;
 import dev.sluice.pipeline.writer.WriterException;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
@@ -28,15 +31,26 @@ import org.apache.kafka.connect.sink.SinkTask;
  * restart or a rebalance replays whatever was not acknowledged: at least once. A record that cannot
  * become a row (not a map or struct, a value a column cannot take, a field the table lacks under
  * {@code unknown.fields=reject}) goes to the worker's errant-record reporter, which honours {@code
- * errors.tolerance} and the dead-letter topic; without a reporter the task fails. A batch
- * ClickHouse refuses (after the writer's retries) fails the task on the next {@code put}: its
- * offsets are never committed.
+ * errors.tolerance} and the dead-letter topic; without a reporter the task fails. Rows ClickHouse
+ * refuses for their content (a DEFAULT or MATERIALIZED expression, a view): under {@code
+ * errors.tolerance=all} the writer bisects their INSERT down to them, writes the rest, and their
+ * records go to the reporter too, before their batch's offsets count as acknowledged; otherwise,
+ * like any batch ClickHouse refuses (after the writer's retries), the batch fails the task on the
+ * next {@code put}, and its offsets are never committed.
  */
 public final class ClickHouseSinkTask extends SinkTask {
+    /** Connect's {@code errors.tolerance}: {@code none} (default) or {@code all}. */
+    static final String ERRORS_TOLERANCE = "errors.tolerance";
+
     private SinkConfig config;
-    private final Map<String, ClickHouseWriter> writers = new HashMap<>();
+    private final Map<String, TableSink> tables = new HashMap<>();
     private final Map<TopicPartition, PartitionBatches> partitions = new LinkedHashMap<>();
+    // the same, by topic and partition number: found per record without a TopicPartition
+    private final Map<String, PartitionBatches[]> byTopic = new HashMap<>();
     private ErrantRecordReporter reporter;
+    private boolean toleratesAll;
+    private BatchLedger ledger;
+    private RuntimeException failure; // from preCommit, thrown by the next put
     private long lingerNanos;
     private int batchRecords;
     private boolean ignoreUnknownFields;
@@ -57,6 +71,20 @@ public final class ClickHouseSinkTask extends SinkTask {
         } catch (NoSuchMethodError | NoClassDefFoundError e) {
             this.reporter = null; // a worker older than Kafka 2.6
         }
+        // Connect's own key (ConnectorConfig.ERRORS_TOLERANCE_CONFIG): the worker hands every
+        // task the connector's configuration.
+        this.toleratesAll = reporter != null && "all".equalsIgnoreCase(props.get(ERRORS_TOLERANCE));
+        this.failure = null;
+        if (config.ledgerTable() != null) {
+            // Connect's own key: the connector's name, the same for all its tasks and restarts
+            String connector = props.getOrDefault("name", "");
+            this.ledger =
+                    BatchLedger.open(
+                            config.url(),
+                            config.ledgerTable(),
+                            connector,
+                            config.ledgerRetentionDays());
+        }
     }
 
     @Override
@@ -64,44 +92,46 @@ public final class ClickHouseSinkTask extends SinkTask {
         checkFailures();
         long now = System.nanoTime();
         for (SinkRecord r : records) {
-            TopicPartition tp = new TopicPartition(r.topic(), r.kafkaPartition());
-            PartitionBatches p = partition(tp);
+            PartitionBatches p = partition(r);
             Rows rows = p.rowsFor(r.kafkaOffset(), r.timestamp(), now);
             try {
-                add(rows, r);
+                p.filler().add(rows, r.value());
+                p.added(r);
             } catch (RuntimeException e) {
                 errant(r, e);
             }
             p.consumed(r.kafkaOffset());
-            if (p.span() >= batchRecords) {
-                seal(p);
+            if (p.full(batchRecords)) {
+                p.seal();
             }
         }
-        for (PartitionBatches p : partitions.values()) {
-            if (p.lingeredSince(now, lingerNanos)) {
-                seal(p);
-            }
-        }
+        sealLingered(now);
+        send();
     }
 
     /**
      * Only offsets whose rows ClickHouse acknowledged (property 1 of docs/pipeline.md: a source
-     * position is committed only after the rows before it are written).
+     * position is committed only after the rows before it are written). Never throws: the worker
+     * would rewind the consumer under the task's batches; a failure is thrown by the next {@code
+     * put}.
      */
     @Override
     public Map<TopicPartition, OffsetAndMetadata> preCommit(
             Map<TopicPartition, OffsetAndMetadata> currentOffsets) {
-        long now = System.nanoTime();
+        if (failure == null) {
+            try {
+                sealLingered(System.nanoTime());
+                send();
+            } catch (RuntimeException e) {
+                failure = e;
+            }
+        }
         Map<TopicPartition, OffsetAndMetadata> acknowledged = new HashMap<>();
         for (Map.Entry<TopicPartition, PartitionBatches> e : partitions.entrySet()) {
-            PartitionBatches p = e.getValue();
-            if (p.lingeredSince(now, lingerNanos)) {
-                seal(p);
-            }
             long next;
             try {
-                next = p.committable();
-            } catch (IllegalStateException failed) {
+                next = e.getValue().committable();
+            } catch (IllegalStateException | ConnectException failed) {
                 // commit nothing more of this partition; put() fails the task
                 continue;
             }
@@ -112,6 +142,35 @@ public final class ClickHouseSinkTask extends SinkTask {
         return acknowledged;
     }
 
+    private void sealLingered(long now) {
+        for (PartitionBatches p : partitions.values()) {
+            if (p.lingeredSince(now, lingerNanos)) {
+                p.seal();
+            }
+        }
+    }
+
+    /**
+     * Sends the sealed batches: with a ledger, their boundaries are recorded first (one INSERT for
+     * all), so that no batch can reach ClickHouse unless its boundaries can be found again.
+     */
+    private void send() {
+        try {
+            if (ledger != null) {
+                List<BatchLedger.Entry> entries = new ArrayList<>();
+                for (PartitionBatches p : partitions.values()) {
+                    entries.addAll(p.unrecorded());
+                }
+                ledger.record(entries);
+            }
+            for (PartitionBatches p : partitions.values()) {
+                p.submitSealed();
+            }
+        } catch (WriterException | IllegalStateException e) {
+            throw new ConnectException(e.getMessage(), e);
+        }
+    }
+
     /**
      * Partitions taken away: their open batches are dropped (never committed, so their new owner
      * reads them again); batches already sent are left to finish.
@@ -119,43 +178,27 @@ public final class ClickHouseSinkTask extends SinkTask {
     @Override
     public void close(Collection<TopicPartition> revoked) {
         for (TopicPartition tp : revoked) {
-            partitions.remove(tp);
+            PartitionBatches p = partitions.remove(tp);
+            if (p != null) {
+                p.abandon();
+                byTopic.get(tp.topic())[tp.partition()] = null;
+            }
         }
     }
 
     @Override
     public void stop() {
         partitions.clear();
-        for (ClickHouseWriter w : writers.values()) {
+        byTopic.clear();
+        for (TableSink t : tables.values()) {
             // nothing is committed after stop: waiting only spares a replay some duplicates
-            w.close(Duration.ofSeconds(5));
+            t.writer().close(Duration.ofSeconds(5));
         }
-        writers.clear();
-    }
-
-    private void add(Rows rows, SinkRecord r) {
-        if (r.value() == null) {
-            throw new IllegalArgumentException(
-                    "a record without a value (a tombstone) cannot become a row");
+        tables.clear();
+        if (ledger != null) {
+            ledger.close();
+            ledger = null;
         }
-        try {
-            RecordValues.forEachField(r.value(), (name, value) -> set(rows, name, value));
-        } catch (RuntimeException e) {
-            rows.abortRow();
-            throw e;
-        }
-        rows.endRow();
-    }
-
-    private void set(Rows rows, String name, Object value) {
-        int i = rows.columnIndex(name);
-        if (i < 0) {
-            if (ignoreUnknownFields) {
-                return;
-            }
-            rows.set(name, value); // throws, naming the field and the table
-        }
-        rows.set(i, value);
     }
 
     private void errant(SinkRecord r, RuntimeException reason) {
@@ -167,17 +210,18 @@ public final class ClickHouseSinkTask extends SinkTask {
         reporter.report(r, e); // throws once errors.tolerance is exceeded
     }
 
-    private void seal(PartitionBatches p) {
-        try {
-            p.seal();
-        } catch (WriterException | IllegalStateException e) {
-            throw new ConnectException(e.getMessage(), e);
-        }
-    }
-
+    /**
+     * Fails the task when a batch failed; reports the refused rows of the acknowledged batches at
+     * the head (so their dead-letter writes start at once).
+     */
     private void checkFailures() {
+        if (failure != null) {
+            RuntimeException e = failure;
+            throw e instanceof ConnectException c ? c : new ConnectException(e.getMessage(), e);
+        }
         for (PartitionBatches p : partitions.values()) {
             try {
+                p.committable();
                 p.checkFailures();
             } catch (IllegalStateException e) {
                 throw new ConnectException(e.getMessage(), e.getCause());
@@ -185,18 +229,36 @@ public final class ClickHouseSinkTask extends SinkTask {
         }
     }
 
-    private PartitionBatches partition(TopicPartition tp) {
-        PartitionBatches p = partitions.get(tp);
-        if (p == null) {
-            p = new PartitionBatches(tp, writer(config.tableFor(tp.topic())));
-            partitions.put(tp, p);
+    /**
+     * The batches of {@code r}'s partition; on its first record since the partition was assigned,
+     * with the ledger's recorded batches from that record's offset on.
+     */
+    private PartitionBatches partition(SinkRecord r) {
+        PartitionBatches[] known = byTopic.get(r.topic());
+        int n = r.kafkaPartition();
+        if (known != null && n < known.length && known[n] != null) {
+            return known[n];
         }
+        TopicPartition tp = new TopicPartition(r.topic(), n);
+        TableSink table = table(config.tableFor(tp.topic()));
+        List<BatchLedger.Entry> replay =
+                ledger != null ? ledger.recorded(tp, r.kafkaOffset()) : List.of();
+        PartitionBatches p =
+                new PartitionBatches(tp, table, table.refused() != null ? reporter : null, replay);
+        partitions.put(tp, p);
+        if (known == null || n >= known.length) {
+            known = Arrays.copyOf(known == null ? new PartitionBatches[0] : known, n + 1);
+            byTopic.put(tp.topic(), known);
+        }
+        known[n] = p;
         return p;
     }
 
-    private ClickHouseWriter writer(String table) {
-        ClickHouseWriter w = writers.get(table);
-        if (w == null) {
+    private TableSink table(String table) {
+        TableSink t = tables.get(table);
+        if (t == null) {
+            ClickHouseWriter w;
+            RefusedRows refused = toleratesAll ? new RefusedRows() : null;
             try {
                 w =
                         ClickHouseWriter.builder(config.url(), table)
@@ -205,12 +267,19 @@ public final class ClickHouseSinkTask extends SinkTask {
                                 .maxInflightBytes(config.maxInflightBytes())
                                 .whenFull(WhenFull.WAIT)
                                 .threadNamePrefix("sluice-connect-" + table)
+                                .rejectedRows(refused != null ? refused : RefusedRows.failing())
                                 .build();
             } catch (WriterException e) {
                 throw new ConnectException("table " + table + ": " + e.getMessage(), e);
             }
-            writers.put(table, w);
+            t =
+                    new TableSink(
+                            w,
+                            new RowsPool(w, config.maxInflightBytes() / 2),
+                            new RowFiller(w.newRows(), ignoreUnknownFields),
+                            refused);
+            tables.put(table, t);
         }
-        return w;
+        return t;
     }
 }

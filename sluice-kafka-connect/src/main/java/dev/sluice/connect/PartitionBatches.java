@@ -5,115 +5,254 @@ import dev.sluice.pipeline.writer.Rows;
 import dev.sluice.pipeline.writer.WriteOptions;
 import dev.sluice.pipeline.writer.Written;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.Deque;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.connect.sink.ErrantRecordReporter;
+import org.apache.kafka.connect.sink.SinkRecord;
 
 /**
  * One partition's rows on their way to ClickHouse: the open batch (consecutive offsets, filled by
- * {@code put}) and the batches sent, in offset order, until ClickHouse acknowledged them. The
- * offset this partition may commit is the one after the last batch that is acknowledged together
- * with every batch before it: a record is never committed before its row is written (or it went to
- * the errant-record reporter, which the worker awaits before committing).
+ * {@code put}), the batches sealed and not yet handed to the writer, and the batches sent, in
+ * offset order, until ClickHouse acknowledged them. The offset this partition may commit is the one
+ * after the last batch that is acknowledged together with every batch before it: a record is never
+ * committed before its row is written (or it went to the errant-record reporter, which the worker
+ * awaits before committing).
  *
  * <p>A batch's token is {@code topic/partition/first-last}: the same offsets give the same token,
- * so where a batch is sent again with the same boundaries (a retry; a replay after a restart of a
- * batch sealed by size) a table that deduplicates drops it.
+ * and its {@code now()} is its first record's timestamp, so a batch sent again with the same
+ * boundaries builds the same block, which a table that deduplicates drops. Batches are sealed at
+ * {@code batch.max.records} offsets or after {@code batch.linger.ms}; with a {@link BatchLedger},
+ * sealed batches are recorded there before they are sent ({@link #unrecorded}, then {@link
+ * #submitSealed}), and when the partition is read again the recorded batches past the starting
+ * offset are re-created at exactly their boundaries — whatever the batch settings and linger —
+ * before new records are batched by the settings (ADR 0005).
+ *
+ * <p>Where the server's refused rows go to the reporter ({@link RefusedRows}), the open batch keeps
+ * its records by row, so that a row the writer's bisection finds refused is reported as the record
+ * it came from; a batch's offsets are committable only once those reports are written.
  */
 final class PartitionBatches {
     private final TopicPartition partition;
     private final ClickHouseWriter writer;
-    private final Deque<Sent> sent = new ArrayDeque<>();
+    private final RowsPool pool;
+    private final RowFiller filler;
+    private final RefusedRows refused;
+    private final ErrantRecordReporter reporter;
+    private final BatchCuts cuts;
+    private final List<Sealed> sealed = new ArrayList<>();
+    private final Deque<SentBatch> sent = new ArrayDeque<>();
     private Rows open;
-    private long first = -1;
-    private long last = -1;
-    private long openedNanos;
-    private long nowSeconds = -1;
+    private List<SinkRecord> openRecords;
     private long committable = -1;
 
-    /** A batch sent: its offsets and its completion. */
-    private record Sent(long first, long last, CompletableFuture<Written> done) {}
+    /** A batch sealed, not yet handed to the writer. */
+    private record Sealed(Rows rows, List<SinkRecord> records, BatchCuts.Cut cut) {}
 
-    PartitionBatches(TopicPartition partition, ClickHouseWriter writer) {
+    /**
+     * @param table the table's writer, rows and refused-row routing ({@link TableSink#refused}:
+     *     null when a refused row fails its batch)
+     * @param reporter takes the refused rows' records; null exactly when the table routes none
+     * @param replay the recorded batches to re-create, in offset order (empty without a ledger)
+     */
+    PartitionBatches(
+            TopicPartition partition,
+            TableSink table,
+            ErrantRecordReporter reporter,
+            List<BatchLedger.Entry> replay) {
+        if ((table.refused() == null) != (reporter == null)) {
+            throw new IllegalArgumentException("refused rows need a reporter, and only they");
+        }
         this.partition = partition;
-        this.writer = writer;
+        this.writer = table.writer();
+        this.pool = table.pool();
+        this.filler = table.filler();
+        this.refused = table.refused();
+        this.reporter = reporter;
+        this.cuts = new BatchCuts(replay);
     }
 
-    ClickHouseWriter writer() {
-        return writer;
+    TopicPartition partition() {
+        return partition;
     }
 
-    /** The open batch's rows, opened at {@code offset} when none is open. */
+    /** How a record's value becomes a row of this partition's table. */
+    RowFiller filler() {
+        return filler;
+    }
+
+    /**
+     * The open batch's rows for the record at {@code offset}: the open batch is sealed first where
+     * {@link BatchCuts#cutBefore} says so, and a batch is opened when none is.
+     *
+     * @param nanos now, on the task's monotonic clock
+     */
     Rows rowsFor(long offset, Long timestampMillis, long nanos) {
+        if (cuts.cutBefore(offset)) {
+            seal();
+        }
         if (open == null) {
-            open = writer.newRows();
-            first = offset;
-            openedNanos = nanos;
-            nowSeconds =
-                    timestampMillis != null && timestampMillis >= 0 ? timestampMillis / 1000 : -1;
+            open = pool.take();
+            openRecords = refused != null ? new ArrayList<>() : null;
+            // a replay builds the very same block: the record's time, else the recorded one
+            long now =
+                    timestampMillis != null && timestampMillis >= 0
+                            ? timestampMillis / 1000
+                            : System.currentTimeMillis() / 1000;
+            cuts.open(offset, now, nanos);
         }
         return open;
     }
 
     /** Marks {@code offset} as part of the open batch (a row, or a record reported as errant). */
     void consumed(long offset) {
-        last = offset;
+        cuts.consumed(offset);
     }
 
-    /** Offsets the open batch spans (0 when none is open). */
-    long span() {
-        return open == null ? 0 : last - first + 1;
+    /** {@code r} became the open batch's next row. */
+    void added(SinkRecord r) {
+        if (openRecords != null) {
+            openRecords.add(r);
+        }
     }
 
+    /** True when the open batch is complete ({@link BatchCuts#full}). */
+    boolean full(int maxRecords) {
+        return cuts.full(maxRecords);
+    }
+
+    /** True when the open batch is due by time ({@link BatchCuts#lingered}). */
     boolean lingeredSince(long nanos, long lingerNanos) {
-        return open != null && nanos - openedNanos >= lingerNanos;
+        return cuts.lingered(nanos, lingerNanos);
     }
 
-    /** Sends the open batch (blocking while the writer's in-flight limit is reached). */
+    /** Seals the open batch: it is sent by the next {@link #submitSealed}. */
     void seal() {
         if (open == null) {
             return;
         }
-        if (last < first) {
-            // opened but no record consumed (its first record failed before being counted)
-            open = null;
-            return;
+        Rows rows = open;
+        List<SinkRecord> records = openRecords;
+        open = null;
+        openRecords = null;
+        BatchCuts.Cut cut = cuts.cut();
+        if (cut != null) {
+            sealed.add(new Sealed(rows, records, cut));
+        } else {
+            pool.giveBack(rows);
         }
-        String token = partition.topic() + "/" + partition.partition() + "/" + first + "-" + last;
+    }
+
+    /** The boundaries of the sealed batches to record before they are sent (not those replayed). */
+    List<BatchLedger.Entry> unrecorded() {
+        List<BatchLedger.Entry> out = new ArrayList<>();
+        for (Sealed s : sealed) {
+            if (!s.cut.recorded()) {
+                BatchCuts.Cut c = s.cut;
+                out.add(new BatchLedger.Entry(partition, c.first(), c.last(), c.nowSeconds()));
+            }
+        }
+        return out;
+    }
+
+    /** Hands the sealed batches to the writer (blocking while its in-flight limit is reached). */
+    void submitSealed() {
+        int i = 0;
+        try {
+            for (; i < sealed.size(); i++) {
+                submit(sealed.get(i));
+            }
+        } finally {
+            sealed.subList(0, i).clear();
+        }
+    }
+
+    private void submit(Sealed s) {
+        BatchCuts.Cut c = s.cut;
+        String token =
+                partition.topic() + "/" + partition.partition() + "/" + c.first() + "-" + c.last();
+        String description =
+                partition.topic()
+                        + "-"
+                        + partition.partition()
+                        + " offsets "
+                        + c.first()
+                        + ".."
+                        + c.last();
         WriteOptions options =
                 WriteOptions.token(token)
-                        .describedAs(
-                                partition.topic()
-                                        + "-"
-                                        + partition.partition()
-                                        + " offsets "
-                                        + first
-                                        + ".."
-                                        + last);
-        if (nowSeconds >= 0) {
-            options = options.nowSeconds(nowSeconds); // a replay builds the very same block
+                        .describedAs(description)
+                        .nowSeconds(c.nowSeconds())
+                        // where the table cannot drop a copy, the writer looks it up first
+                        .replayed(c.replayed());
+        CompletableFuture<Written> done = new CompletableFuture<>();
+        SentBatch b = new SentBatch(c.first(), c.last(), description, s.rows, s.records, done);
+        if (refused != null) {
+            refused.register(b); // before the writer can meet a refused row
         }
-        Rows rows = open;
-        open = null;
-        sent.addLast(new Sent(first, last, writer.submit(rows, options)));
+        try {
+            writer.submit(s.rows, options).whenComplete(forward(done));
+        } catch (RuntimeException e) {
+            if (refused != null) {
+                refused.unregister(b);
+            }
+            throw e;
+        }
+        sent.addLast(b);
+    }
+
+    private static <T> java.util.function.BiConsumer<T, Throwable> forward(
+            CompletableFuture<T> to) {
+        return (v, e) -> {
+            if (e != null) {
+                to.completeExceptionally(e);
+            } else {
+                to.complete(v);
+            }
+        };
     }
 
     /**
-     * Drops the acknowledged batches from the head and returns the offset to commit, or -1 when
-     * nothing is acknowledged yet.
+     * Drops the acknowledged batches from the head — reporting the rows the server refused in them
+     * to the errant-record reporter, and waiting for those reports to be written — and returns the
+     * offset to commit, or -1 when nothing is acknowledged yet.
      *
      * @throws IllegalStateException with the writer's reason when the oldest unacknowledged batch
      *     failed: its rows are not written, so nothing from it on may be committed
+     * @throws org.apache.kafka.connect.errors.ConnectException when a refused row cannot be
+     *     reported (the reporter's tolerance, a failed dead-letter write)
      */
     long committable() {
         while (!sent.isEmpty() && sent.peekFirst().done.isDone()) {
-            Sent s = sent.peekFirst();
+            SentBatch s = sent.peekFirst();
             failure(s);
+            if (refused != null && !s.reported(reporter, partition.toString())) {
+                break; // its dead-letter writes are under way: committable at a later call
+            }
             committable = s.last + 1;
             sent.removeFirst();
+            if (refused != null) {
+                refused.unregister(s);
+            }
+            pool.giveBack(s.rows); // the writer is done with them: the completion is done
         }
         return committable;
+    }
+
+    /** The partition is no longer this task's: its batches in flight are left to finish alone. */
+    void abandon() {
+        if (refused != null) {
+            for (SentBatch s : sent) {
+                refused.unregister(s);
+            }
+        }
+        sent.clear();
+        sealed.clear();
+        open = null;
+        openRecords = null;
     }
 
     /**
@@ -122,14 +261,14 @@ final class PartitionBatches {
      * @throws IllegalStateException naming the batch and the writer's reason
      */
     void checkFailures() {
-        for (Sent s : sent) {
+        for (SentBatch s : sent) {
             if (s.done.isDone()) {
                 failure(s);
             }
         }
     }
 
-    private void failure(Sent s) {
+    private void failure(SentBatch s) {
         if (!s.done.isCompletedExceptionally()) {
             return;
         }

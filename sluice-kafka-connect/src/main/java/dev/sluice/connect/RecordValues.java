@@ -4,7 +4,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.function.BiConsumer;
 import org.apache.kafka.connect.data.Field;
 import org.apache.kafka.connect.data.Struct;
 import org.apache.kafka.connect.errors.DataException;
@@ -12,9 +11,10 @@ import org.apache.kafka.connect.errors.DataException;
 /**
  * A record's value as the field → value map the writer's {@code Rows.add} takes: a schemaless map
  * (the JSON converter with {@code schemas.enable=false}) as it is, a {@link Struct} (JSON with
- * schemas, Avro, Protobuf converters) field by field, nested structs as maps. Connect's logical
- * types arrive as Java values the writer converts: Decimal as {@code BigDecimal}, Date, Time and
- * Timestamp as {@code java.util.Date}.
+ * schemas, Avro, Protobuf converters) field by field, nested structs as maps ({@link RowFiller}
+ * fills rows the same way without building the map). Connect's logical types arrive as Java values
+ * the writer converts: Decimal as {@code BigDecimal}, Date, Time and Timestamp as {@code
+ * java.util.Date}.
  */
 final class RecordValues {
     private RecordValues() {}
@@ -45,35 +45,6 @@ final class RecordValues {
                         + typeOf(value));
     }
 
-    /**
-     * Calls {@code field} with each top-level field of {@code value}, without copying a map value
-     * (the hot path of {@code put}); nested values as {@link #fields} gives them.
-     *
-     * @throws DataException when the value is neither a map nor a struct, or a map key is not a
-     *     string
-     */
-    static void forEachField(Object value, BiConsumer<String, Object> field) {
-        if (value instanceof Struct s) {
-            for (Field f : s.schema().fields()) {
-                field.accept(f.name(), nested(s.get(f)));
-            }
-        } else if (value instanceof Map<?, ?> m) {
-            for (Map.Entry<?, ?> e : m.entrySet()) {
-                if (!(e.getKey() instanceof String k)) {
-                    throw new DataException(
-                            "a record value's keys must be field names (strings), not "
-                                    + typeOf(e.getKey()));
-                }
-                field.accept(k, e.getValue());
-            }
-        } else {
-            throw new DataException(
-                    "a record value must be a map (schemaless JSON) or a Struct to become a row,"
-                            + " not "
-                            + typeOf(value));
-        }
-    }
-
     private static Map<String, Object> struct(Struct s) {
         Map<String, Object> out = new LinkedHashMap<>();
         for (Field f : s.schema().fields()) {
@@ -82,7 +53,8 @@ final class RecordValues {
         return out;
     }
 
-    private static Object nested(Object v) {
+    /** {@code v} with its structs, also inside lists and maps, as maps. */
+    static Object nested(Object v) {
         if (v instanceof Struct s) {
             return struct(s);
         }
@@ -103,7 +75,7 @@ final class RecordValues {
         return v;
     }
 
-    private static String typeOf(Object v) {
+    static String typeOf(Object v) {
         return v == null ? "null" : "a " + v.getClass().getSimpleName();
     }
 }

@@ -24,6 +24,10 @@ final class SinkConfig extends AbstractConfig {
     static final String MAX_INFLIGHT_BYTES = "max.inflight.bytes";
     static final String INFLIGHT_PER_SHARD = "inflight.per.shard";
     static final String UNKNOWN_FIELDS = "unknown.fields";
+    static final String LEDGER_TABLE = "batch.ledger.table";
+    static final String LEDGER_RETENTION_DAYS = "batch.ledger.retention.days";
+
+    private static final String TABLE_NAME = "[A-Za-z_][A-Za-z0-9_]*(\\.[A-Za-z_][A-Za-z0-9_]*)?";
 
     /** The topic's name in {@value #TABLE}. */
     static final String TOPIC_PLACEHOLDER = "${topic}";
@@ -101,7 +105,39 @@ final class SinkConfig extends AbstractConfig {
                             "A record with a field the table has no column for: reject (to the"
                                     + " errant-record reporter, i.e. errors.tolerance and the"
                                     + " DLQ decide) or ignore (the field is dropped, the row"
-                                    + " written).");
+                                    + " written).")
+                    .define(
+                            LEDGER_TABLE,
+                            Type.STRING,
+                            "",
+                            (name, value) -> {
+                                String v = (String) value;
+                                if (v != null && !v.isEmpty() && !v.matches(TABLE_NAME)) {
+                                    throw new ConfigException(
+                                            name, v, "a table name: [db.]table of [A-Za-z0-9_]");
+                                }
+                            },
+                            Importance.MEDIUM,
+                            "A ClickHouse table ([db.]table on the server of "
+                                    + URL
+                                    + ", created if missing) where each batch's offsets are"
+                                    + " recorded before it is sent, so that a replay after a"
+                                    + " restart or rebalance re-creates the batches sealed by"
+                                    + " linger too: exactly once on a table that deduplicates."
+                                    + " Empty: not recorded (then only batches sealed by "
+                                    + BATCH_RECORDS
+                                    + " come out the same in a replay).")
+                    .define(
+                            LEDGER_RETENTION_DAYS,
+                            Type.INT,
+                            7,
+                            ConfigDef.Range.atLeast(0),
+                            Importance.LOW,
+                            "Days of "
+                                    + LEDGER_TABLE
+                                    + " older than this are dropped when a task starts (0:"
+                                    + " never). A batch's entry is needed until its offsets are"
+                                    + " committed.");
 
     private final Map<String, String> topicTables;
 
@@ -143,6 +179,16 @@ final class SinkConfig extends AbstractConfig {
 
     int inflightPerShard() {
         return getInt(INFLIGHT_PER_SHARD);
+    }
+
+    /** The batch ledger's table, or null when batches are not recorded. */
+    String ledgerTable() {
+        String t = getString(LEDGER_TABLE);
+        return t == null || t.isEmpty() ? null : t;
+    }
+
+    int ledgerRetentionDays() {
+        return getInt(LEDGER_RETENTION_DAYS);
     }
 
     boolean ignoreUnknownFields() {

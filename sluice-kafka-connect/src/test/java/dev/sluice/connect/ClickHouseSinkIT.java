@@ -18,6 +18,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -158,6 +159,17 @@ class ClickHouseSinkIT {
         String table = table("connect_json");
         int n = 3_000;
         TestKafka.produce(topic, n, i -> TestRecord.of("k" + i, json(i)).withPartition(i % 3));
+        // and a name with a lone UTF-16 surrogate: stored as the writer converts it ('?')
+        TestKafka.produce(
+                topic,
+                1,
+                i ->
+                        TestRecord.value(
+                                        "{\"id\":"
+                                                + n
+                                                + ",\"name\":\"\\ud800-x \u00e9\u4e2d\",\"amount\":1.5,"
+                                                + "\"ts\":1700000000}")
+                                .withPartition(0));
         String name = "json-" + System.nanoTime();
         Map<String, String> c = config(topic, table);
         c.put("tasks.max", "2"); // two tasks share the three partitions
@@ -167,10 +179,12 @@ class ClickHouseSinkIT {
             awaitCommitted(name, topic, w);
         }
         List<List<Object>> rows = rows(table);
-        assertThat(rows).hasSize(n);
+        assertThat(rows).hasSize(n + 1);
         for (int i = 0; i < n; i++) {
             assertThat(rows.get(i)).as("row %d", i).isEqualTo(expected(i));
         }
+        assertThat(rows.get(n))
+                .isEqualTo(List.of((long) n, "?-x \u00e9\u4e2d", 1.5, 1_700_000_000L, "none"));
     }
 
     @Test
@@ -343,6 +357,136 @@ class ClickHouseSinkIT {
         }
     }
 
+    @Test
+    void aWorkerKilledMidStreamReplaysItsLingerSealedBatchesExactlyAndTheTableKeepsEachRowOnce()
+            throws Exception {
+        TestCluster.require();
+        String topic = TestKafka.newTopic("connect_linger", 2);
+        String table = TestCluster.newTable("connect_linger");
+        String ledger = TestCluster.newTable("connect_ledger");
+        TestCluster.execute(
+                1,
+                "CREATE TABLE "
+                        + table
+                        + " "
+                        + COLUMNS
+                        + " "
+                        + TestCluster.replicatedEngine(table, "id"));
+        String name = "linger-" + System.nanoTime();
+        Map<String, String> c = config(topic, table);
+        c.put("clickhouse.url", TestCluster.url(1));
+        c.put("batch.max.records", "100000"); // every batch is sealed by linger
+        c.put("batch.linger.ms", "150");
+        c.put("batch.ledger.table", ledger);
+        Path dir = Path.of("target", "connect-linger-" + System.nanoTime());
+        int rounds = 60;
+        int perRound = 100;
+        int n = rounds * perRound;
+        AtomicInteger produced = new AtomicInteger();
+        Thread producer =
+                new Thread(
+                        () -> {
+                            for (int k = 1; k < rounds; k++) {
+                                int base = k * perRound;
+                                TestKafka.produce(
+                                        topic,
+                                        perRound,
+                                        i ->
+                                                TestRecord.value(json(base + i))
+                                                        .withPartition((base + i) % 2));
+                                produced.addAndGet(perRound);
+                                try {
+                                    Thread.sleep(100);
+                                } catch (InterruptedException e) {
+                                    return;
+                                }
+                            }
+                        },
+                        "producer");
+        // Offsets committed every 4 s: a kill leaves many written batches uncommitted.
+        ConnectWorkerProcess first = ConnectWorkerProcess.start(dir, name, c, 4_000);
+        try {
+            TestKafka.produce(topic, perRound, i -> TestRecord.value(json(i)).withPartition(i % 2));
+            produced.addAndGet(perRound);
+            await("the first rows", () -> alive(first) && count(table) > 0);
+            producer.start(); // records keep arriving while the worker runs, dies, restarts
+            await(
+                    "a third of the rows, a commit, and rows written since",
+                    () -> {
+                        long committed = committed(name);
+                        long rows = count(table);
+                        return alive(first)
+                                && rows >= n / 3
+                                && committed > 0
+                                && rows - committed >= 300;
+                    });
+        } finally {
+            first.kill();
+        }
+        long rowsAtKill = count(table);
+        long committedAtKill = committed(name);
+        assertThat(rowsAtKill)
+                .as("rows written but not committed when the worker died: the replay sends them")
+                .isGreaterThan(committedAtKill);
+        long duplicates0 = event("DuplicatedInsertedBlocks");
+        try (ConnectWorkerProcess second = ConnectWorkerProcess.start(dir, name, c, 500)) {
+            producer.join();
+            assertThat(produced.get()).isEqualTo(n);
+            await("every offset committed", () -> alive(second) && committed(name) == n);
+        }
+        long duplicates1 = event("DuplicatedInsertedBlocks");
+        assertThat(duplicates1 - duplicates0)
+                .as("the replayed batches came again block for block and were dropped")
+                .isPositive();
+        List<List<Object>> rows;
+        try (NativeConnection conn = TestCluster.connect(1)) {
+            rows =
+                    conn.queryRows(
+                            "SELECT id, name, amount, ts, note FROM " + table + " ORDER BY id");
+        }
+        assertThat(rows).as("each row once").hasSize(n);
+        for (int i = 0; i < n; i++) {
+            assertThat(rows.get(i)).as("row %d", i).isEqualTo(expected(i));
+        }
+        // every batch was sealed by linger, and recorded before it was sent
+        List<List<Object>> entries =
+                TestCluster.query(
+                        1,
+                        "SELECT partition, count(), max(last - first + 1) FROM "
+                                + ledger
+                                + " WHERE topic = '"
+                                + topic
+                                + "' GROUP BY partition ORDER BY partition");
+        assertThat(entries).hasSize(2);
+        for (List<Object> e : entries) {
+            assertThat(((Number) e.get(1)).longValue()).isGreaterThan(3);
+            assertThat(((Number) e.get(2)).longValue()).isLessThan(n / 2);
+        }
+    }
+
+    private static long count(String clusterTable) {
+        return TestCluster.single(1, "SELECT count() FROM " + clusterTable);
+    }
+
+    /** True while the worker runs; fails with the end of its log once it does not. */
+    private static boolean alive(ConnectWorkerProcess w) {
+        try {
+            w.checkAlive();
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+        return true;
+    }
+
+    /** Offsets the connector's group committed, summed over the partitions. */
+    private static long committed(String connector) {
+        long sum = 0;
+        for (OffsetAndMetadata o : TestKafka.committedOffsets(group(connector)).values()) {
+            sum += o.offset();
+        }
+        return sum;
+    }
+
     /** Server 1's count of {@code system.events} event {@code name} (0 before it happens). */
     private static long event(String name) {
         return TestCluster.single(
@@ -395,6 +539,199 @@ class ClickHouseSinkIT {
             bad.add(i);
         }
         assertThat(dead).isEqualTo(bad);
+    }
+
+    /** A table with COLUMNS and a code the server parses: {@code code_n} refuses a bad one. */
+    private static String parsingTable(String prefix) {
+        String t = TestServer.newTable(prefix);
+        TestServer.execute(
+                "CREATE TABLE "
+                        + t
+                        + " "
+                        + COLUMNS.substring(0, COLUMNS.length() - 1)
+                        + ", code String, code_n UInt32 MATERIALIZED toUInt32(code))"
+                        + " ENGINE = MergeTree ORDER BY id");
+        return t;
+    }
+
+    /** Record {@code i} with a code: a number but for {@code refused} ones ("x" + i). */
+    private static String withCode(long i, boolean refused) {
+        String j = json(i);
+        return j.substring(0, j.length() - 1)
+                + ",\"code\":\""
+                + (refused ? "x" + i : Long.toString(i * 3))
+                + "\"}";
+    }
+
+    @Test
+    void rowsTheServerRefusesReachTheDeadLetterTopicOneByOneAndTheRestOfTheirBatchLandsOnce()
+            throws Exception {
+        String topic = TestKafka.newTopic("connect_refuse", 2);
+        String dlq = TestKafka.newTopic("connect_refuse_dlq", 1);
+        String table = parsingTable("connect_refuse");
+        int n = 2_000;
+        // In each batch of 250: rows the server refuses (code_n cannot parse "x..."), records that
+        // cannot become a row (an id that is no number), and good ones.
+        Set<Long> refused = new HashSet<>();
+        Set<Long> unconvertible = new HashSet<>();
+        for (long i = 0; i < n; i++) {
+            if (i % 7 == 3) {
+                refused.add(i);
+            } else if (i % 11 == 5) {
+                unconvertible.add(i);
+            }
+        }
+        TestKafka.produce(
+                topic,
+                n,
+                i ->
+                        TestRecord.value(
+                                        unconvertible.contains((long) i)
+                                                ? "{\"id\":\"id " + i + "\",\"name\":\"x\"}"
+                                                : withCode(i, refused.contains((long) i)))
+                                .withPartition(i % 2));
+        String name = "refuse-" + System.nanoTime();
+        Map<String, String> c = config(topic, table);
+        c.put("errors.tolerance", "all");
+        c.put("errors.deadletterqueue.topic.name", dlq);
+        c.put("errors.deadletterqueue.topic.replication.factor", "1");
+        c.put("errors.deadletterqueue.context.headers.enable", "true");
+        try (ConnectWorker w = ConnectWorker.start(ConnectWorker.tempOffsets())) {
+            w.putConnector(name, c);
+            awaitCommitted(name, topic, w);
+        }
+
+        List<Long> good = new ArrayList<>();
+        for (long i = 0; i < n; i++) {
+            if (!refused.contains(i) && !unconvertible.contains(i)) {
+                good.add(i);
+            }
+        }
+        List<List<Object>> rows;
+        try (NativeConnection conn = TestServer.connect()) {
+            rows =
+                    conn.queryRows(
+                            "SELECT id, name, amount, ts, note, code, code_n FROM "
+                                    + table
+                                    + " ORDER BY id");
+        }
+        assertThat(rows).as("every good row once, and nothing else").hasSize(good.size());
+        for (int k = 0; k < good.size(); k++) {
+            long i = good.get(k);
+            List<Object> want = new ArrayList<>(expected(i));
+            want.add(Long.toString(i * 3));
+            want.add(i * 3);
+            assertThat(rows.get(k)).as("row %d", i).isEqualTo(want);
+        }
+
+        Map<Long, DeadLetter> dead = deadLetters(dlq, refused.size() + unconvertible.size(), 2);
+        assertThat(dead.keySet())
+                .as("exactly the bad records, each once")
+                .containsExactlyInAnyOrderElementsOf(union(refused, unconvertible));
+        for (long i : refused) {
+            DeadLetter d = dead.get(i);
+            assertThat(d.topic()).isEqualTo(topic);
+            assertThat(d.partition()).isEqualTo((int) (i % 2));
+            assertThat(d.value()).as("the record as it came").isEqualTo(withCode(i, true));
+            assertThat(d.reason())
+                    .contains("ClickHouse refused the row")
+                    .contains("ClickHouse error 6")
+                    .contains("Cannot parse string 'x" + i + "' as UInt32");
+        }
+        for (long i : unconvertible) {
+            assertThat(dead.get(i).reason()).contains("id").contains("id " + i);
+        }
+    }
+
+    @Test
+    void underToleranceNoneARowTheServerRefusesFailsTheTaskWithNothingOfItsBatchWritten()
+            throws Exception {
+        String topic = TestKafka.newTopic("connect_refuse_none", 1);
+        String table = parsingTable("connect_refuse_none");
+        int n = 750; // three batches of 250, sealed by size only; the third holds the refused row
+        TestKafka.produce(topic, n, i -> TestRecord.value(withCode(i, i == 520)));
+        String name = "refuse-none-" + System.nanoTime();
+        Map<String, String> c = config(topic, table);
+        c.put("batch.linger.ms", "600000");
+        try (ConnectWorker w = ConnectWorker.start(ConnectWorker.tempOffsets())) {
+            w.putConnector(name, c);
+            await(
+                    "the task to fail",
+                    () -> w.tasks(name).stream().anyMatch(t -> t.state().equals("FAILED")));
+            assertThat(w.tasks(name).get(0).trace())
+                    .contains(topic + "-0 offsets 500..749")
+                    .contains("Cannot parse string 'x520' as UInt32")
+                    .contains("errors.tolerance=all");
+            OffsetAndMetadata o =
+                    TestKafka.committedOffsets(group(name)).get(new TopicPartition(topic, 0));
+            assertThat(o == null ? 0 : o.offset())
+                    .as("nothing of the refused batch is committed")
+                    .isLessThanOrEqualTo(500);
+        }
+        List<List<Object>> rows = rows(table);
+        assertThat(rows).as("the two batches before it, nothing of it").hasSize(500);
+        for (int i = 0; i < 500; i++) {
+            assertThat(rows.get(i)).as("row %d", i).isEqualTo(expected(i));
+        }
+    }
+
+    private static Set<Long> union(Set<Long> a, Set<Long> b) {
+        Set<Long> u = new HashSet<>(a);
+        u.addAll(b);
+        return u;
+    }
+
+    /** A record on the dead-letter topic: where it came from, its value, and the reason header. */
+    private record DeadLetter(String topic, int partition, String value, String reason) {}
+
+    /**
+     * The records of the dead-letter topic by the index of the original (record i at offset i /
+     * partitions of partition i % partitions, from the context headers), once {@code expected}
+     * arrived and a second passed without more; a record there twice fails.
+     */
+    private static Map<Long, DeadLetter> deadLetters(String dlq, int expected, int partitions) {
+        Map<String, Object> cc = new HashMap<>();
+        cc.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, TestKafka.bootstrapServers());
+        cc.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
+        cc.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
+        cc.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        cc.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        Map<Long, DeadLetter> out = new HashMap<>();
+        List<Long> twice = new ArrayList<>();
+        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(cc)) {
+            TopicPartition tp = new TopicPartition(dlq, 0);
+            consumer.assign(List.of(tp));
+            consumer.seekToBeginning(List.of(tp));
+            long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+            boolean quiet = false;
+            while (!quiet && System.nanoTime() < deadline) {
+                Duration wait =
+                        out.size() < expected ? Duration.ofMillis(500) : Duration.ofSeconds(1);
+                var polled = consumer.poll(wait);
+                quiet = out.size() >= expected && polled.isEmpty();
+                for (ConsumerRecord<byte[], byte[]> r : polled) {
+                    long offset = Long.parseLong(header(r, "__connect.errors.offset"));
+                    DeadLetter d =
+                            new DeadLetter(
+                                    header(r, "__connect.errors.topic"),
+                                    Integer.parseInt(header(r, "__connect.errors.partition")),
+                                    new String(r.value(), StandardCharsets.UTF_8),
+                                    header(r, "__connect.errors.exception.message"));
+                    long i = offset * partitions + d.partition();
+                    if (out.put(i, d) != null) {
+                        twice.add(i);
+                    }
+                }
+            }
+        }
+        assertThat(twice).as("records on the dead-letter topic twice").isEmpty();
+        return out;
+    }
+
+    private static String header(ConsumerRecord<byte[], byte[]> r, String key) {
+        var h = r.headers().lastHeader(key);
+        assertThat(h).as("header " + key).isNotNull();
+        return new String(h.value(), StandardCharsets.UTF_8);
     }
 
     /** The original offsets of the records on the dead-letter topic (from its headers). */

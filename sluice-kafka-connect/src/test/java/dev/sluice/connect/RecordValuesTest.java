@@ -62,31 +62,6 @@ class RecordValuesTest {
     }
 
     @Test
-    void forEachFieldGivesWhatFieldsGives() {
-        Schema schema =
-                SchemaBuilder.struct()
-                        .field("id", Schema.INT64_SCHEMA)
-                        .field("tags", SchemaBuilder.array(Schema.STRING_SCHEMA).build())
-                        .build();
-        Struct s = new Struct(schema).put("id", 3L).put("tags", List.of("a"));
-        Map<String, Object> seen = new LinkedHashMap<>();
-        RecordValues.forEachField(s, seen::put);
-        assertThat(seen).isEqualTo(RecordValues.fields(s));
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("id", 4L);
-        m.put("note", null);
-        Map<String, Object> seenMap = new LinkedHashMap<>();
-        RecordValues.forEachField(m, seenMap::put);
-        assertThat(seenMap).isEqualTo(m);
-        assertThatThrownBy(() -> RecordValues.forEachField(List.of(), (k, v) -> {}))
-                .isInstanceOf(DataException.class)
-                .hasMessageContaining("not a ");
-        assertThatThrownBy(() -> RecordValues.forEachField(Map.of(1, 2), (k, v) -> {}))
-                .isInstanceOf(DataException.class)
-                .hasMessageContaining("keys must be field names");
-    }
-
-    @Test
     void valuesThatAreNotRowsAreRefusedSayingWhatTheyAre() {
         assertThatThrownBy(() -> RecordValues.fields("just text"))
                 .isInstanceOf(DataException.class)

@@ -40,6 +40,16 @@ class SinkConfigTest {
         assertThat(c.maxInflightBytes()).isEqualTo(256L << 20);
         assertThat(c.ignoreUnknownFields()).isFalse();
         assertThat(c.url()).isEqualTo("clickhouse://ingest@ch1:9000/analytics");
+        assertThat(c.ledgerTable()).as("batches are not recorded unless asked").isNull();
+        assertThat(c.ledgerRetentionDays()).isEqualTo(7);
+    }
+
+    @Test
+    void theLedgerIsATableNameWithAnOptionalDatabase() {
+        assertThat(new SinkConfig(props("batch.ledger.table", "ops.sluice_batches")).ledgerTable())
+                .isEqualTo("ops.sluice_batches");
+        assertThat(new SinkConfig(props("batch.ledger.table", "batches")).ledgerTable())
+                .isEqualTo("batches");
     }
 
     @Test
@@ -71,5 +81,12 @@ class SinkConfigTest {
         assertThatThrownBy(() -> new SinkConfig(props("batch.max.records", "0")))
                 .isInstanceOf(ConfigException.class)
                 .hasMessageContaining("batch.max.records");
+        assertThatThrownBy(() -> new SinkConfig(props("batch.ledger.table", "x; DROP TABLE y")))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("batch.ledger.table")
+                .hasMessageContaining("[db.]table");
+        assertThatThrownBy(() -> new SinkConfig(props("batch.ledger.retention.days", "-1")))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("batch.ledger.retention.days");
     }
 }

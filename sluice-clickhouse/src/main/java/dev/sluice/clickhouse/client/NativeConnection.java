@@ -475,7 +475,7 @@ public final class NativeConnection implements ClickHouseClient {
             String problem = headerMismatch(insert.block(), block, names);
             if (problem != null) {
                 insert.finish(); // ends the INSERT with no rows; the connection stays usable
-                throw new ClickHouseException(context + ": " + problem);
+                throw new HeaderMismatchException(context + ": " + problem);
             }
             try {
                 return insert.finishWith(block);

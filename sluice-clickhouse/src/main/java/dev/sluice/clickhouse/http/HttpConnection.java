@@ -442,7 +442,7 @@ public final class HttpConnection implements ClickHouseClient {
         }
         ClickHouseException killFailed = null;
         for (InFlight f : now) {
-            if (f.queryId != null && f.bodySent) {
+            if (f.queryId != null && f.started) {
                 try {
                     kill(f.queryId);
                 } catch (ClickHouseException e) {
@@ -514,7 +514,16 @@ public final class HttpConnection implements ClickHouseClient {
         final String context;
         final String queryId;
         volatile GuardedSocket socket;
-        volatile boolean bodySent;
+
+        /**
+         * The server may be running the query past reading its request: set before the first byte
+         * of a request without a streamed body goes out (the server may run it before this thread
+         * learns its bytes were written, and a cancel in between must kill it), and after a
+         * streamed body was sent whole. An INSERT whose body is still arriving is not killed: 18.16
+         * refuses that ("unkillable stages"), and closing its socket aborts it anyway.
+         */
+        volatile boolean started;
+
         volatile String cancelledBy;
 
         InFlight(String context, String queryId) {
@@ -654,13 +663,14 @@ public final class HttpConnection implements ClickHouseClient {
                 HttpResponse response;
                 try {
                     sent = true;
+                    f.started = streamed == null;
                     x.sendHead(method, target(), allHeaders(), fixed);
                     if (streamed != null) {
                         try (OutputStream body = x.chunkedBody()) {
                             streamed.write(body);
                         }
+                        f.started = true;
                     }
-                    f.bodySent = true;
                     response = x.readResponse();
                 } catch (IOException | WireException sendFailure) {
                     // The server may have answered early (an unknown table, a failing block) and

@@ -34,8 +34,10 @@ import org.apache.kafka.connect.sink.SinkTaskContext;
  * max.poll.records} gives them, {@code preCommit} every 100 puts, until every offset is
  * acknowledged) and an equivalent loop on {@code com.clickhouse:client-v2} 0.10 (RowBinary rows
  * written with its {@code RowBinaryFormatWriter}, one synchronous {@code insert} per partition
- * batch of the same size, as ClickHouse's own Connect sink does). Prints rows/s and the process's
- * CPU seconds for each, after a warm-up round of each; the landed rows are counted.
+ * batch of the same size, as ClickHouse's own Connect sink does). After a warm-up round of each,
+ * the arms take turns for a number of rounds (default 3); each run prints rows/s, the process's CPU
+ * seconds, the loop thread's own CPU and the collector's time, and the medians and their ratios
+ * close; the landed rows are counted.
  *
  * <p>Not a test: run by hand (docs/connect.md, "Benchmark") with the server of {@code
  * scripts/clickhouse}.
@@ -48,6 +50,7 @@ public final class ConnectSinkBench {
     public static void main(String[] args) throws Exception {
         int n = args.length > 0 ? Integer.parseInt(args[0]) : 2_000_000;
         String arm = args.length > 1 ? args[1] : "both";
+        int rounds = args.length > 2 ? Integer.parseInt(args[2]) : 3;
         if (n % (PARTITIONS * BATCH) != 0) {
             // every batch of both loops is then sealed by size, none by time
             throw new IllegalArgumentException(
@@ -55,44 +58,140 @@ public final class ConnectSinkBench {
         }
         List<SinkRecord> records = records("bench", n);
         List<SinkRecord> warmUp = records("bench", PARTITIONS * BATCH);
-        for (String a : arm.equals("both") ? List.of("sluice", "client-v2") : List.of(arm)) {
-            run(a, warmUp, false);
-            run(a, records, true);
+        List<String> arms =
+                switch (arm) {
+                    case "both" -> List.of("sluice", "client-v2");
+                    case "all" -> List.of("sluice", "client-v2", "read-only");
+                    default -> List.of(arm);
+                };
+        for (String a : arms) {
+            run(a, warmUp);
+        }
+        // the arms take turns, so that both meet the machine's load and the collector's cycles
+        // over the records' heap alike; the median of each arm is the figure
+        Map<String, List<Result>> results = new LinkedHashMap<>();
+        for (int r = 0; r < rounds; r++) {
+            for (String a : arms) {
+                Result x = run(a, records);
+                System.out.println(x);
+                results.computeIfAbsent(a, k -> new ArrayList<>()).add(x);
+            }
+        }
+        for (Map.Entry<String, List<Result>> e : results.entrySet()) {
+            System.out.printf(
+                    "median %-10s rows/s=%.0f client-cpu=%.2fs%n",
+                    e.getKey(),
+                    median(e.getValue(), Result::rowsPerSecond),
+                    median(e.getValue(), Result::cpuSeconds));
+        }
+        List<Result> s = results.get("sluice");
+        List<Result> c = results.get("client-v2");
+        if (s != null && c != null) {
+            System.out.printf(
+                    "sluice / client-v2: rows/s %.2fx, client CPU %.2fx%n",
+                    median(s, Result::rowsPerSecond) / median(c, Result::rowsPerSecond),
+                    median(s, Result::cpuSeconds) / median(c, Result::cpuSeconds));
         }
     }
 
-    private static void run(String arm, List<SinkRecord> records, boolean report) throws Exception {
+    /**
+     * One measured run: wall time, the process's CPU, the loop thread's own CPU, and the time the
+     * collector spent (pauses, and concurrent cycles).
+     */
+    private record Result(
+            String arm,
+            int rows,
+            double wallSeconds,
+            double cpuSeconds,
+            double loopCpuSeconds,
+            double gcPauseSeconds,
+            double gcConcurrentSeconds) {
+        double rowsPerSecond() {
+            return rows / wallSeconds;
+        }
+
+        @Override
+        public String toString() {
+            return String.format(
+                    "%-10s rows=%d wall=%.2fs rows/s=%.0f client-cpu=%.2fs cpu-per-Mrow=%.2fs"
+                            + " loop-thread-cpu=%.2fs gc-pauses=%.2fs gc-concurrent=%.2fs",
+                    arm,
+                    rows,
+                    wallSeconds,
+                    rowsPerSecond(),
+                    cpuSeconds,
+                    cpuSeconds / (rows / 1e6),
+                    loopCpuSeconds,
+                    gcPauseSeconds,
+                    gcConcurrentSeconds);
+        }
+    }
+
+    private static double median(
+            List<Result> rs, java.util.function.ToDoubleFunction<Result> value) {
+        double[] v = rs.stream().mapToDouble(value).sorted().toArray();
+        return v.length % 2 == 1 ? v[v.length / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
+    }
+
+    private static Result run(String arm, List<SinkRecord> records) throws Exception {
         String table = TestServer.newTable("connect_bench");
         TestServer.execute(
                 "CREATE TABLE "
                         + table
                         + " (id UInt64, name String, amount Float64, ts DateTime, note String)"
                         + " ENGINE = MergeTree ORDER BY id");
+        // where each partition ends: known before the clock starts, so that the loop's own
+        // bookkeeping is not counted as the task's
+        Map<TopicPartition, Long> end = new HashMap<>();
+        for (SinkRecord r : records) {
+            end.merge(
+                    new TopicPartition(r.topic(), r.kafkaPartition()),
+                    r.kafkaOffset() + 1,
+                    Math::max);
+        }
         System.gc();
+        long[] gc0 = gcMillis();
+        long loop0 = ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime();
         long cpu0 = processCpuNanos();
         long t0 = System.nanoTime();
-        if (arm.equals("sluice")) {
-            sluice(table, records);
-        } else {
-            clientV2(table, records);
+        switch (arm) {
+            case "sluice" -> sluice(table, records, end);
+            case "client-v2" -> clientV2(table, records);
+            case "read-only" -> readOnly(table, records);
+            default -> throw new IllegalArgumentException("no arm " + arm);
         }
         long wall = System.nanoTime() - t0;
         long cpu = processCpuNanos() - cpu0;
+        long loop = ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime() - loop0;
+        long[] gc1 = gcMillis();
         long landed = TestServer.single("SELECT count() FROM " + table);
         if (landed != records.size()) {
             throw new IllegalStateException(arm + " landed " + landed + " of " + records.size());
         }
-        if (report) {
-            System.out.printf(
-                    "%-10s rows=%d wall=%.2fs rows/s=%.0f client-cpu=%.2fs cpu-per-Mrow=%.2fs%n",
-                    arm,
-                    records.size(),
-                    wall / 1e9,
-                    records.size() / (wall / 1e9),
-                    cpu / 1e9,
-                    cpu / 1e9 / (records.size() / 1e6));
-        }
         TestServer.execute("DROP TABLE " + table);
+        return new Result(
+                arm,
+                records.size(),
+                wall / 1e9,
+                cpu / 1e9,
+                loop / 1e9,
+                (gc1[0] - gc0[0]) / 1e3,
+                (gc1[1] - gc0[1]) / 1e3);
+    }
+
+    /** Milliseconds the collector spent so far: {pauses, concurrent cycles}. */
+    private static long[] gcMillis() {
+        long pauses = 0;
+        long concurrent = 0;
+        for (var gc : ManagementFactory.getGarbageCollectorMXBeans()) {
+            long t = Math.max(0, gc.getCollectionTime());
+            if (gc.getName().contains("Concurrent")) {
+                concurrent += t; // G1's "G1 Concurrent GC": its cycles, beside the application
+            } else {
+                pauses += t;
+            }
+        }
+        return new long[] {pauses, concurrent};
     }
 
     private static List<SinkRecord> records(String topic, int n) {
@@ -121,9 +220,37 @@ public final class ConnectSinkBench {
         return out;
     }
 
+    // ---- the floor: reading the records' values, as both loops do, and writing nothing ----
+
+    /**
+     * Reads each record's five values as both loops must (a look-up per column, the text of the
+     * strings), then inserts the row count the others would have landed, for the same check. What
+     * it costs is what neither loop can avoid with these records.
+     */
+    private static void readOnly(String table, List<SinkRecord> records) {
+        List<String> columns = List.of("id", "name", "amount", "ts", "note");
+        long sum = 0;
+        for (SinkRecord r : records) {
+            Map<?, ?> v = (Map<?, ?>) r.value();
+            for (String c : columns) {
+                Object x = v.get(c);
+                sum += x instanceof String t ? t.charAt(t.length() - 1) : x.hashCode();
+            }
+        }
+        TestServer.execute(
+                "INSERT INTO "
+                        + table
+                        + " (id) SELECT number FROM system.numbers LIMIT "
+                        + records.size()
+                        + " -- "
+                        + sum);
+    }
+
     // ---- Sluice: the connector's own task ----
 
-    private static void sluice(String table, List<SinkRecord> records) throws Exception {
+    private static void sluice(
+            String table, List<SinkRecord> records, Map<TopicPartition, Long> end)
+            throws Exception {
         SinkTask task =
                 (SinkTask)
                         Class.forName("dev.sluice.connect.ClickHouseSinkTask")
@@ -136,14 +263,9 @@ public final class ConnectSinkBench {
         props.put("batch.max.records", Integer.toString(BATCH));
         props.put("batch.linger.ms", "600000"); // batches sealed by size, as in the other loop
         task.start(props);
-        Map<TopicPartition, Long> end = new HashMap<>();
         int puts = 0;
         for (int i = 0; i < records.size(); i += POLL) {
-            List<SinkRecord> poll = records.subList(i, Math.min(records.size(), i + POLL));
-            task.put(poll);
-            for (SinkRecord r : poll) {
-                end.put(new TopicPartition(r.topic(), r.kafkaPartition()), r.kafkaOffset() + 1);
-            }
+            task.put(records.subList(i, Math.min(records.size(), i + POLL)));
             if (++puts % 100 == 0) {
                 task.preCommit(Map.of());
             }

@@ -4,6 +4,7 @@ import dev.sluice.pipeline.errors.ErrorPolicy;
 import dev.sluice.pipeline.spec.PipelineSpec;
 import dev.sluice.pipeline.spec.PipelineSpec.FileSource;
 import dev.sluice.pipeline.spec.PipelineSpec.RetrySpec;
+import dev.sluice.pipeline.spec.PipelineSpec.SinkSpec;
 import java.nio.file.Path;
 import java.time.Duration;
 
@@ -33,11 +34,11 @@ public final class ConfigDefaults {
     /** How long a schema id the registry does not know is remembered as unknown. */
     public static final Duration REGISTRY_UNKNOWN_ID_TTL = Duration.ofMinutes(1);
 
-    public static final int BATCH_MAX_ROWS = 500_000;
-    public static final long BATCH_MAX_BYTES = 64L << 20;
-    public static final Duration BATCH_LINGER = Duration.ofSeconds(1);
-    public static final int INFLIGHT_PER_SHARD = 2;
-    public static final String COMPRESSION = "lz4";
+    public static final int BATCH_MAX_ROWS = SinkSpec.DEFAULT_BATCH.maxRows();
+    public static final long BATCH_MAX_BYTES = SinkSpec.DEFAULT_BATCH.maxBytes();
+    public static final Duration BATCH_LINGER = SinkSpec.DEFAULT_BATCH.linger();
+    public static final int INFLIGHT_PER_SHARD = SinkSpec.DEFAULT_INFLIGHT_PER_SHARD;
+    public static final String COMPRESSION = SinkSpec.DEFAULT_COMPRESSION;
     public static final int SHARD_WEIGHT = 1;
 
     /**
@@ -45,14 +46,10 @@ public final class ConfigDefaults {
      * without progress: then the pipeline stops with the last error (nothing is lost: the batch is
      * not committed).
      */
-    public static final RetrySpec RETRY =
-            new RetrySpec(
-                    Duration.ofMillis(100),
-                    Duration.ofSeconds(10),
-                    2.0,
-                    0.2,
-                    0,
-                    RetrySpec.DEFAULT_GIVE_UP_AFTER);
+    public static final RetrySpec RETRY = RetrySpec.DEFAULT;
+
+    /** How often the writer looks at each table's columns for an ALTER while data flows. */
+    public static final Duration SCHEMA_CHECK_INTERVAL = SinkSpec.DEFAULT_SCHEMA_CHECK_INTERVAL;
 
     /** How long an interrupted INSERT is looked up on its server before it counts as unknown. */
     public static final Duration OUTCOME_TIMEOUT = PipelineSpec.DEFAULT_OUTCOME_TIMEOUT;

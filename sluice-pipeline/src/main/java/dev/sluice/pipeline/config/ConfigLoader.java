@@ -124,7 +124,9 @@ public final class ConfigLoader {
         SourceSpec sourceSpec = SourceSection.source(top.required("source"), name);
         DecodeSpec decode = SourceSection.decode(top.get("decode"), sourceSpec, top);
         List<TransformSpec> transforms = transforms(top.get("transforms"));
-        SinkSpec sink = SinkSection.sink(top.required("sink"));
+        SinkSpec sink =
+                SinkSection.sink(
+                        top.required("sink"), sourceSpec instanceof PipelineSpec.KafkaSource);
         return new PipelineSpec(
                 name,
                 threads,

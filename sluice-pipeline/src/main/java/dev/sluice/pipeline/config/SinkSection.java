@@ -5,6 +5,7 @@ import dev.sluice.pipeline.spec.PipelineSpec.OnUnknownOutcome;
 import dev.sluice.pipeline.spec.PipelineSpec.RetrySpec;
 import dev.sluice.pipeline.spec.PipelineSpec.ShardSpec;
 import dev.sluice.pipeline.spec.PipelineSpec.SinkSpec;
+import dev.sluice.pipeline.spec.TableRoute;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.time.Duration;
@@ -27,7 +28,11 @@ final class SinkSection {
 
     private SinkSection() {}
 
-    static SinkSpec sink(ConfigNode node) {
+    /**
+     * @param topics true when the source's records have topics (Kafka): only then may the table
+     *     depend on them
+     */
+    static SinkSpec sink(ConfigNode node, boolean topics) {
         ConfigMap section = node.map();
         String kind = section.oneOf("clickhouse");
         ConfigMap m = section.map(kind);
@@ -45,26 +50,71 @@ final class SinkSection {
                 "on_unknown_outcome",
                 "outcome_timeout",
                 "shard_by",
-                "cluster");
+                "cluster",
+                "schema_check_interval",
+                "tables");
         String cluster = m.string("cluster", null);
         if (cluster != null && m.get("url") == null) {
             throw m.required("cluster")
                     .error("needs url (a server of the cluster, to read its system.clusters)");
         }
-        return new SinkSpec(
-                shards(m),
-                m.required("table").nonBlank().trim(),
-                batch(m.map("batch")),
-                (int) m.integer("inflight_per_shard", ConfigDefaults.INFLIGHT_PER_SHARD, 1, 1024),
-                compression(m.get("compression")),
-                m.bool("presort", false),
-                m.bool("partition_split", false),
-                settings(m.map("settings")),
-                retry(m.map("retry")),
-                onUnknownOutcome(m.get("on_unknown_outcome")),
-                m.duration("outcome_timeout", ConfigDefaults.OUTCOME_TIMEOUT, Duration.ZERO),
-                m.string("shard_by", null),
-                cluster);
+        ConfigNode tableNode = m.get("table");
+        Map<String, String> tables = tables(m.map("tables"));
+        String table;
+        if (tableNode == null && !tables.isEmpty()) {
+            table = null; // every topic is mapped; a record of another topic stops the pipeline
+        } else {
+            table = m.required("table").nonBlank().trim();
+        }
+        ConfigNode routeNode = tableNode != null ? tableNode : m.required("tables");
+        TableRoute route;
+        try {
+            route = TableRoute.of(table, tables);
+        } catch (IllegalArgumentException e) {
+            throw routeNode.error(e.getMessage());
+        }
+        if (route.byTopic() && !topics) {
+            throw (route.template() ? routeNode : m.required("tables"))
+                    .error(
+                            "tables chosen by topic need a source whose records have topics"
+                                    + " (kafka)");
+        }
+        return SinkSpec.builder(shards(m), table)
+                .batch(batch(m.map("batch")))
+                .inflightPerShard(
+                        (int)
+                                m.integer(
+                                        "inflight_per_shard",
+                                        ConfigDefaults.INFLIGHT_PER_SHARD,
+                                        1,
+                                        1024))
+                .compression(compression(m.get("compression")))
+                .presort(m.bool("presort", false))
+                .partitionSplit(m.bool("partition_split", false))
+                .settings(settings(m.map("settings")))
+                .retry(retry(m.map("retry")))
+                .onUnknownOutcome(onUnknownOutcome(m.get("on_unknown_outcome")))
+                .outcomeTimeout(
+                        m.duration(
+                                "outcome_timeout", ConfigDefaults.OUTCOME_TIMEOUT, Duration.ZERO))
+                .shardBy(m.string("shard_by", null))
+                .cluster(cluster)
+                .schemaCheckInterval(
+                        m.duration(
+                                "schema_check_interval",
+                                ConfigDefaults.SCHEMA_CHECK_INTERVAL,
+                                Duration.ZERO))
+                .tables(tables)
+                .build();
+    }
+
+    /** {@code tables}: topic → table, as written. */
+    private static Map<String, String> tables(ConfigMap m) {
+        Map<String, String> out = new LinkedHashMap<>();
+        for (String topic : m.keys()) {
+            out.put(topic, m.required(topic).nonBlank().trim());
+        }
+        return out;
     }
 
     /** Null when absent: the default follows the table (resend where it deduplicates). */

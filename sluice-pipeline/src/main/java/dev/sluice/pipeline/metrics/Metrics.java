@@ -51,6 +51,13 @@ public final class Metrics {
     public final CounterDataPoint partitionsRevoked;
     public final CounterDataPoint revokeTimeouts;
     public final CounterDataPoint lateAcknowledgements;
+
+    /** Tables found altered because the server refused an INSERT made for their older layout. */
+    public final CounterDataPoint tableChangesByRefusal;
+
+    /** Tables found altered by the writer's periodic look at their columns. */
+    public final CounterDataPoint tableChangesByCheck;
+
     public final DistributionDataPoint commitSeconds;
     public final DistributionDataPoint e2eSeconds;
     public final DistributionDataPoint batchRows;
@@ -126,6 +133,16 @@ public final class Metrics {
                                         + " (the partition's next owner replays them).",
                                 "pipeline")
                         .labelValues(pipeline);
+        Counter tableChanges =
+                counter(
+                        "etl_sink_table_changes_total",
+                        "Tables found altered while data flowed and described again, by how:"
+                                + " refusal (the server refused an INSERT made for the table as it"
+                                + " was), check (the periodic look at the table's columns).",
+                        "pipeline",
+                        "noticed");
+        tableChangesByRefusal = tableChanges.labelValues(pipeline, "refusal");
+        tableChangesByCheck = tableChanges.labelValues(pipeline, "check");
         commitSeconds =
                 Histogram.builder()
                         .name("etl_checkpoint_commit_duration_seconds")
@@ -289,6 +306,14 @@ public final class Metrics {
                                 + " the batch written.",
                         "pipeline",
                         "shard");
+        Counter reencoded =
+                counter(
+                        "etl_sink_rows_reencoded_total",
+                        "Rows staged for a table that was altered while they were in flight,"
+                                + " re-encoded for it as it is now (columns dropped, converted or"
+                                + " left to their DEFAULT).",
+                        "pipeline",
+                        "shard");
         Counter splits =
                 counter(
                         "etl_sink_splits_total",
@@ -337,6 +362,7 @@ public final class Metrics {
                             rejected.labelValues(pipeline, shard),
                             splits.labelValues(pipeline, shard, "size"),
                             splits.labelValues(pipeline, shard, "content"),
+                            reencoded.labelValues(pipeline, shard),
                             byReason,
                             byClass,
                             byResult));

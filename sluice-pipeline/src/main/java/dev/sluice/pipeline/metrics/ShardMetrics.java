@@ -49,6 +49,9 @@ public final class ShardMetrics {
     /** INSERTs sent in halves to find the rows the server rejected for their content. */
     public final CounterDataPoint contentSplits;
 
+    /** Rows staged for an older layout of their table, re-encoded after it was altered. */
+    public final CounterDataPoint rowsReencoded;
+
     private final Map<RetryReason, CounterDataPoint> retries;
     private final Map<ErrorClass, CounterDataPoint> errors;
     private final Map<OutcomeCheck, CounterDataPoint> checks;
@@ -67,6 +70,7 @@ public final class ShardMetrics {
             CounterDataPoint rowsRejected,
             CounterDataPoint sizeSplits,
             CounterDataPoint contentSplits,
+            CounterDataPoint rowsReencoded,
             Map<RetryReason, CounterDataPoint> retries,
             Map<ErrorClass, CounterDataPoint> errors,
             Map<OutcomeCheck, CounterDataPoint> checks) {
@@ -83,6 +87,7 @@ public final class ShardMetrics {
         this.rowsRejected = rowsRejected;
         this.sizeSplits = sizeSplits;
         this.contentSplits = contentSplits;
+        this.rowsReencoded = rowsReencoded;
         this.retries = Map.copyOf(retries);
         this.errors = Map.copyOf(errors);
         this.checks = Map.copyOf(checks);

@@ -11,6 +11,7 @@ import dev.sluice.pipeline.sink.SealedBatch;
 import dev.sluice.pipeline.source.Source;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Predicate;
 
 /**
  * A pipeline thread's open batches, one per partition, like the accumulator of Kafka's producer:
@@ -99,7 +100,13 @@ final class BatchAccumulator {
             return null;
         }
         if (part.open == null) {
-            part.open = new BatchBuilder(part.name, blocks.take());
+            Lane lane = part.lane;
+            part.open =
+                    new BatchBuilder(
+                            part.name,
+                            lane.columns == null
+                                    ? blocks.take()
+                                    : blocks.take(lane.columns, lane.target));
         }
         BatchBuilder open = part.open;
         if (plan != null && open.isEmpty()) {
@@ -287,6 +294,22 @@ final class BatchAccumulator {
         replays.settleWaitingParts(reason, nowNanos);
     }
 
+    /**
+     * Seals the open batches of the partitions {@code which} selects — as rounds when partitions
+     * are combined. False when the pipeline stops instead.
+     */
+    boolean sealWhere(Predicate<PartitionState> which, SealReason reason, long nowNanos) {
+        if (combine && !round.seal(reason, nowNanos, which)) {
+            return false;
+        }
+        for (PartitionState p : partitions.values()) {
+            if (which.test(p) && !seal(p, reason, nowNanos)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     /** Seals the open batches of {@code ps} — as one round when partitions are combined. */
     void sealEach(List<PartitionState> ps, SealReason reason, long nowNanos) {
         if (combine) {
@@ -331,6 +354,14 @@ final class BatchAccumulator {
     /** An empty open batch goes back to the pool. */
     void dropEmptyBatch(PartitionState part) {
         if (part.open != null && part.open.isEmpty()) {
+            blocks.give(part.open.buffers());
+            part.open = null;
+        }
+    }
+
+    /** The partition's open batch, if any, goes back to the pool as it is. */
+    void discardOpen(PartitionState part) {
+        if (part.open != null) {
             blocks.give(part.open.buffers());
             part.open = null;
         }

@@ -20,6 +20,7 @@ import java.io.IOException;
 import java.time.Duration;
 import java.time.LocalDate;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The parts of a pipeline the runtime does not build itself, filled in by the CLI from the {@link
@@ -90,6 +91,16 @@ public interface Factories {
     }
 
     /**
+     * The rows {@code sql} selects on the replica at {@code url}: the writer's periodic look at the
+     * table's columns ({@code sink.clickhouse.schema_check_interval}).
+     */
+    default List<List<Object>> queryRows(String url, SinkSpec sink, String sql) {
+        try (ClickHouseClient c = ClickHouseClient.open(config(url, sink))) {
+            return c.queryRows(sql);
+        }
+    }
+
+    /**
      * What the replica at {@code url} records about the query ids starting with {@code prefix} (an
      * INSERT whose acknowledgement was lost), over a connection of its own whose connect and read
      * timeouts are at most {@code timeout}.
@@ -121,6 +132,16 @@ public interface Factories {
             @Override
             public List<List<Object>> clusterRows(String url, String cluster) {
                 return f.clusterRows(url, sink, cluster);
+            }
+
+            @Override
+            public List<List<Object>> queryRows(String url, String sql) {
+                return f.queryRows(url, sink, sql);
+            }
+
+            @Override
+            public Connections forTable(String table) {
+                return f.connections(sink.toBuilder().table(table).tables(Map.of()).build());
             }
 
             @Override

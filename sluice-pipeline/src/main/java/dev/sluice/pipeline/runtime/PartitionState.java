@@ -48,6 +48,9 @@ final class PartitionState {
 
     boolean ended;
 
+    /** How its records are decoded: the lane of its table ({@link PartitionLanes#follow}). */
+    Lane lane;
+
     PartitionState(String name, long epoch, Checkpoint checkpoint, String defaultRun) {
         this.name = name;
         this.epoch = epoch;

@@ -8,6 +8,7 @@ import dev.sluice.pipeline.metrics.Metrics;
 import dev.sluice.pipeline.metrics.Probes;
 import dev.sluice.pipeline.sink.Backoff;
 import dev.sluice.pipeline.sink.BlockPool;
+import dev.sluice.pipeline.sink.InsertTarget;
 import dev.sluice.pipeline.sink.OutcomeCheck;
 import dev.sluice.pipeline.sink.RetryReason;
 import dev.sluice.pipeline.sink.SealPolicy;
@@ -16,9 +17,11 @@ import dev.sluice.pipeline.sink.ShardRouter;
 import dev.sluice.pipeline.sink.SinkSupervisor;
 import dev.sluice.pipeline.sink.SplitInserts;
 import dev.sluice.pipeline.sink.UnresolvedInserts;
+import dev.sluice.pipeline.source.PolledRecords;
 import dev.sluice.pipeline.source.Source;
 import dev.sluice.pipeline.spec.PipelineSpec;
 import dev.sluice.pipeline.spec.PipelineSpec.ShardSpec;
+import dev.sluice.pipeline.spec.TableRoute;
 import dev.sluice.pipeline.time.Clock;
 import dev.sluice.pipeline.writer.ClickHouseWriter;
 import dev.sluice.pipeline.writer.ClusterShards;
@@ -193,10 +196,12 @@ public final class Pipeline implements AutoCloseable {
                 new RecordErrors(
                         spec.errors().policy(), spec.errors().maxErrors(), deadLetters, metrics);
         String prefix = "sluice-" + spec.name() + "-";
+        ClickHouseWriter.Builder writer = ClickHouseWriter.builder(spec.sink());
+        setup.layouts().forEach(writer::layout);
         sink =
-                ClickHouseWriter.builder(spec.sink())
-                        .layout(setup.layout())
-                        .connections(factories.connections(spec.sink()))
+                writer.connections(factories.connections(spec.sink()))
+                        .columns(factories::targetColumns)
+                        .changes(runtimeWarnings::add)
                         .metrics(metrics)
                         .supervisor(new Supervision())
                         .unresolved(unresolved)
@@ -232,21 +237,27 @@ public final class Pipeline implements AutoCloseable {
                         spec.checkpoint().revokeTimeout().toNanos(),
                         Math.clamp(budget.budget() / (64L * spec.threads()), MIN_GRAIN, MAX_GRAIN),
                         runtimeWarnings::add);
-        TargetColumns columns = setup.columns();
+        TableRoute route = spec.sink().route();
+        Lanes lanes = new WriterLanes(route, sink, factories);
         for (int i = 0; i < spec.threads(); i++) {
             Source source = factories.source(i, spec.threads(), checkpoints);
             source.registerMetrics(metrics.registry());
             try {
+                // The sink's one table gets its lane now, so that a decoder or transform that
+                // cannot be made for it stops the start; tables chosen by topic get theirs from
+                // their first record.
+                Lane first = route.single() ? lanes.lane(sink.target(route.fixed())) : null;
                 workers.add(
                         new PipelineThread(
                                 context,
                                 source,
-                                factories.decoder(columns),
-                                factories.transforms(columns),
+                                lanes,
+                                first,
                                 new BlockPool(
-                                        columns,
+                                        first == null ? null : first.columns,
                                         spec.sink().shards().size()
-                                                * spec.sink().inflightPerShard())));
+                                                * spec.sink().inflightPerShard(),
+                                        budget::release)));
             } catch (RuntimeException e) {
                 source.close();
                 throw e;
@@ -599,6 +610,46 @@ public final class Pipeline implements AutoCloseable {
             awaitCompletion();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+        }
+    }
+
+    /**
+     * The tables of the sink and the lanes the pipeline threads decode them in: a record's table
+     * from its topic ({@link TableRoute}), the writer's knowledge of it, decoders and transforms
+     * from the factories for its columns as they are now.
+     */
+    private static final class WriterLanes implements Lanes {
+        private final TableRoute route;
+        private final ClickHouseWriter writer;
+        private final Factories factories;
+
+        WriterLanes(TableRoute route, ClickHouseWriter writer, Factories factories) {
+            this.route = route;
+            this.writer = writer;
+            this.factories = factories;
+        }
+
+        @Override
+        public String table(PolledRecords records) {
+            return route.table(records.meta == null ? null : records.meta.topic);
+        }
+
+        @Override
+        public InsertTarget target(String table) {
+            return writer.target(table);
+        }
+
+        @Override
+        public synchronized Lane lane(InsertTarget target) {
+            // The factories make parts for one thread at a time, as at start-up.
+            InsertTarget.Layout layout = target.layout();
+            TargetColumns columns = layout.columns();
+            return new Lane(
+                    target,
+                    layout,
+                    columns,
+                    factories.decoder(columns),
+                    factories.transforms(columns));
         }
     }
 

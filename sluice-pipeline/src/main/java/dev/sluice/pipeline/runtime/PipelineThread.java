@@ -36,6 +36,11 @@ import java.util.concurrent.locks.LockSupport;
  * <p>Partitions come and go through the {@link PartitionListener} the source calls from inside
  * {@code poll}/{@code idle}: an assigned partition starts at its checkpoint; a revoked one has its
  * open batch sealed, its batches awaited (bounded), its position committed, and is forgotten.
+ *
+ * <p>A partition's records go to one table (its topic's, {@link Lanes}) and are decoded in that
+ * table's {@link Lane}; when the writer found the table altered, the lane is made again for its new
+ * columns once the batch open for the old ones is sealed ({@link PartitionLanes}). Partitions read
+ * side by side are gathered into one batch per table.
  */
 final class PipelineThread implements PartitionListener, Runnable {
     static final int POLL_RECORDS = 4096;
@@ -62,6 +67,7 @@ final class PipelineThread implements PartitionListener, Runnable {
     private final BatchHandoff handoff;
     private final BatchAccumulator batches;
     private final RecordProcessor processor;
+    private final PartitionLanes lanes;
 
     private final Map<String, PartitionState> partitions = new LinkedHashMap<>();
 
@@ -75,12 +81,25 @@ final class PipelineThread implements PartitionListener, Runnable {
     private volatile long oldestPendingNanos = Long.MAX_VALUE;
     private volatile int ownedPartitions;
 
+    /** A thread whose every record is decoded by {@code decoder} into {@code blocks}' columns. */
     PipelineThread(
             PipelineContext context,
             Source source,
             Decoder decoder,
             List<Transform> transforms,
             BlockPool blocks) {
+        this(context, source, null, new Lane(null, null, null, decoder, transforms), blocks);
+    }
+
+    /**
+     * A thread whose partitions' records go to the tables {@code lanes} picks, each decoded in a
+     * lane of its own that follows the table's changes.
+     *
+     * @param first the lane of the sink's one table, made at start-up (null when tables follow the
+     *     records' topics)
+     */
+    PipelineThread(
+            PipelineContext context, Source source, Lanes lanes, Lane first, BlockPool blocks) {
         this.context = context;
         this.source = source;
         this.account = new BudgetAccount(context.budget(), context.budgetGrain(), blocks);
@@ -91,8 +110,9 @@ final class PipelineThread implements PartitionListener, Runnable {
                 new BatchHandoff(context, source, partitions, commits, inbox, account, blocks);
         this.batches =
                 new BatchAccumulator(context, source, blocks, account, handoff, inbox, partitions);
-        this.processor = new RecordProcessor(context, decoder, transforms, account, batches);
+        this.processor = new RecordProcessor(context, account, batches);
         batches.stagedRows(processor);
+        this.lanes = new PartitionLanes(context, partitions, batches, blocks, lanes, first);
     }
 
     @Override
@@ -259,7 +279,15 @@ final class PipelineThread implements PartitionListener, Runnable {
         }
         long readNanos = context.clock().nanoTime();
         context.metrics().sourceRecords.inc(n);
-        processor.polled(part, n, readNanos);
+        processor.polled(part, readNanos);
+        if ((part.lane == null || part.lane.stale()) && !lanes.follow(part, records)) {
+            processor.dropRecords(); // the pipeline fails: nothing of this poll is consumed
+            return;
+        }
+        if (n > 0) {
+            // Whatever precedes the first record is not a record: the source resumed here.
+            part.tracker.consumed(records.position[0]);
+        }
     }
 
     // --- partitions come and go (called by the source from inside poll or idle) ------------------

@@ -1,27 +1,24 @@
 package dev.sluice.pipeline.runtime;
 
 import dev.sluice.clickhouse.column.ColumnValueException;
-import dev.sluice.pipeline.decode.Decoder;
 import dev.sluice.pipeline.decode.DecoderUnavailableException;
 import dev.sluice.pipeline.decode.RecordException;
 import dev.sluice.pipeline.sink.BatchBuilder;
 import dev.sluice.pipeline.sink.SealReason;
 import dev.sluice.pipeline.source.PolledRecords;
 import dev.sluice.pipeline.transform.ExpressionStage;
-import dev.sluice.pipeline.transform.Transform;
-import dev.sluice.pipeline.transform.TransformChain;
 import java.io.IOException;
-import java.util.List;
 
 /**
- * Turns the records a pipeline thread polled into rows of its partitions' open batches: the decoder
- * appends straight into the open batch's column buffers (property 6), row-wise transforms follow,
- * and expression transforms run column-wise over staged rows (ADR 0010); a record the source, the
- * decoder or a transform refuses goes to the error policy (property 4). A partition's position is
- * consumed only past records so settled, never past a staged row (property 1), and processing stops
- * after the record at hand when the budget pauses (property 3), the pipeline drains or stops, or
- * the partition reaches its ceiling of batches in flight; the rest of the polled records wait here
- * for the next turn. Used by its pipeline thread only.
+ * Turns the records a pipeline thread polled into rows of its partitions' open batches, in the lane
+ * of the partition's table ({@link PartitionState#lane}): the decoder appends straight into the
+ * open batch's column buffers (property 6), row-wise transforms follow, and expression transforms
+ * run column-wise over staged rows (ADR 0010); a record the source, the decoder or a transform
+ * refuses goes to the error policy (property 4). A partition's position is consumed only past
+ * records so settled, never past a staged row (property 1), and processing stops after the record
+ * at hand when the budget pauses (property 3), the pipeline drains or stops, or the partition
+ * reaches its ceiling of batches in flight; the rest of the polled records wait here for the next
+ * turn. Used by its pipeline thread only.
  */
 final class RecordProcessor implements BatchAccumulator.StagedRows {
     /**
@@ -32,12 +29,6 @@ final class RecordProcessor implements BatchAccumulator.StagedRows {
     static final int STAGED_ROWS = 1024;
 
     private final PipelineContext context;
-    private final Decoder decoder;
-    private final TransformChain chain;
-
-    /** The expression transforms evaluated column-wise over staged rows, or null (ADR 0010). */
-    private final ExpressionStage stage;
-
     private final BudgetAccount account;
     private final BatchAccumulator batches;
 
@@ -62,16 +53,8 @@ final class RecordProcessor implements BatchAccumulator.StagedRows {
      */
     private long consumedAfterFlush = -1;
 
-    RecordProcessor(
-            PipelineContext context,
-            Decoder decoder,
-            List<Transform> transforms,
-            BudgetAccount account,
-            BatchAccumulator batches) {
+    RecordProcessor(PipelineContext context, BudgetAccount account, BatchAccumulator batches) {
         this.context = context;
-        this.decoder = decoder;
-        this.chain = TransformChain.of(transforms);
-        this.stage = chain.stage();
         this.account = account;
         this.batches = batches;
     }
@@ -82,18 +65,14 @@ final class RecordProcessor implements BatchAccumulator.StagedRows {
     }
 
     /**
-     * The source filled {@link #records()} with {@code n} records (maybe none, at a partition's
-     * end) of {@code part}, read at {@code readNanos}: they are processed from the first.
+     * The source filled {@link #records()} with records (maybe none, at a partition's end) of
+     * {@code part}, read at {@code readNanos}: they are processed from the first.
      */
-    void polled(PartitionState part, int n, long readNanos) {
+    void polled(PartitionState part, long readNanos) {
         this.readNanos = readNanos;
         cursor = 0;
         haveRecords = true;
         current = part;
-        if (n > 0) {
-            // Whatever precedes the first record is not a record: the source resumed here.
-            current.tracker.consumed(records.position[0]);
-        }
     }
 
     /** True while polled records wait to be processed. */
@@ -133,8 +112,8 @@ final class RecordProcessor implements BatchAccumulator.StagedRows {
     void process(long nowNanos) {
         PolledRecords rb = records;
         PartitionState part = current;
-        if (cursor == 0 && rb.partitionStart && rb.count > 0 && decoder.expectsHeader()) {
-            if (!readHeader(rb)) {
+        if (cursor == 0 && rb.partitionStart && rb.count > 0 && part.lane.decoder.expectsHeader()) {
+            if (!readHeader(part.lane, rb)) {
                 return;
             }
             part.tracker.consumed(next(rb, 0));
@@ -178,12 +157,12 @@ final class RecordProcessor implements BatchAccumulator.StagedRows {
     }
 
     /** Reads a partition's header record; false when the pipeline must stop instead. */
-    private boolean readHeader(PolledRecords rb) {
+    private boolean readHeader(Lane lane, PolledRecords rb) {
         if (rb.errors > 0 && rb.error[0] != null) {
             return reject(rb, 0, rb.error[0]);
         }
         try {
-            decoder.header(rb, 0);
+            lane.header(rb, 0);
             return true;
         } catch (RecordException e) {
             return reject(rb, 0, e.getMessage());
@@ -204,10 +183,11 @@ final class RecordProcessor implements BatchAccumulator.StagedRows {
         if (batch.isEmpty()) {
             batch.nowSeconds(batches.nowFor(part, batch, position, nowNanos), nowNanos);
         }
+        Lane lane = part.lane;
         batch.beginRow();
         try {
-            decoder.decode(rb, i, batch);
-            if (!chain.applyRow(batch, rb, i, batch.nowSeconds())) {
+            lane.decoder.decode(rb, i, batch);
+            if (!lane.chain.applyRow(batch, rb, i, batch.nowSeconds())) {
                 batch.rollbackRow();
                 context.metrics().filtered.inc();
                 return true;
@@ -232,7 +212,7 @@ final class RecordProcessor implements BatchAccumulator.StagedRows {
                             false);
             return false;
         }
-        if (stage != null) {
+        if (lane.stage != null) {
             return stageRow(part, batch, position, i, nowNanos);
         }
         if (batch.commitRow(position)) {
@@ -280,7 +260,7 @@ final class RecordProcessor implements BatchAccumulator.StagedRows {
         ExpressionStage.Outcome out;
         try {
             out =
-                    stage.run(
+                    part.lane.stage.run(
                             batch.block(),
                             batch.rows(),
                             staged,

@@ -7,6 +7,7 @@ import dev.sluice.pipeline.sink.SealPolicy;
 import dev.sluice.pipeline.sink.SealReason;
 import dev.sluice.pipeline.sink.SealedBatch;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Predicate;
@@ -84,9 +85,9 @@ final class Round {
     }
 
     /**
-     * Seals, as one batch, the open batches of the partitions {@code which} selects (not replays):
-     * a source whose partitions are read side by side gets few INSERTs however many partitions it
-     * has. A single one is sealed as a batch of its own.
+     * Seals, as one batch per table, the open batches of the partitions {@code which} selects (not
+     * replays): a source whose partitions are read side by side gets few INSERTs however many
+     * partitions it has. A single one is sealed as a batch of its own.
      */
     boolean seal(SealReason reason, long nowNanos, Predicate<PartitionState> which) {
         if (!batches.flushCurrent(nowNanos)) {
@@ -101,10 +102,21 @@ final class Round {
         if (members.isEmpty()) {
             return true;
         }
-        if (members.size() == 1) {
-            return batches.seal(members.get(0), reason, nowNanos);
+        // One batch per table: its rows go in the INSERTs of one table.
+        Map<Lane, List<PartitionState>> byLane = new LinkedHashMap<>();
+        for (PartitionState m : members) {
+            byLane.computeIfAbsent(m.lane, l -> new ArrayList<>()).add(m);
         }
-        return sealCombined(members, reason);
+        for (List<PartitionState> same : byLane.values()) {
+            boolean sealed =
+                    same.size() == 1
+                            ? batches.seal(same.get(0), reason, nowNanos)
+                            : sealCombined(same, reason);
+            if (!sealed) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /**

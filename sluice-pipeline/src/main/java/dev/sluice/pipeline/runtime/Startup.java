@@ -6,11 +6,14 @@ import dev.sluice.pipeline.decode.TargetColumns;
 import dev.sluice.pipeline.sink.InsertPlan;
 import dev.sluice.pipeline.sink.OutcomePolicy;
 import dev.sluice.pipeline.spec.PipelineSpec;
+import dev.sluice.pipeline.spec.PipelineSpec.SinkSpec;
+import dev.sluice.pipeline.spec.TableRoute;
 import dev.sluice.pipeline.transform.Transform;
 import dev.sluice.pipeline.writer.TableLayout;
 import dev.sluice.pipeline.writer.WriterException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.TreeSet;
 
 /**
@@ -24,11 +27,15 @@ import java.util.TreeSet;
 final class Startup {
 
     /**
-     * @param layout what the sink's writer learned of the table (the rest is taken from it)
+     * @param layout what the sink's writer learned of its one table, or of the first of the tables
+     *     known before any record arrives (the rest is taken from it); null when every table
+     *     follows from the records' topics
      * @param columns the table's insertable columns that the decoder or a transform feeds
      * @param plan how batches become INSERTs, for the first shard's server (time zone, version)
      * @param outcomes per shard: how an INSERT whose acknowledgement was lost is handled
      * @param notes what start-up says about deduplication, defaults, pre-sorting and splitting
+     * @param layouts every table known before any record arrives: the sink's one table, or those
+     *     its map of topics names
      */
     record Result(
             TableLayout layout,
@@ -37,40 +44,70 @@ final class Startup {
             List<OutcomePolicy> outcomes,
             List<String> warnings,
             List<String> notes,
-            ShardKey shardKey) {}
+            ShardKey shardKey,
+            List<TableLayout> layouts) {}
 
     private Startup() {}
 
     static Result run(PipelineSpec spec, Factories factories) throws PipelineException {
-        TableLayout layout;
+        TableRoute route;
         try {
-            layout =
-                    TableLayout.discover(
-                            spec.sink(),
-                            factories.connections(spec.sink()),
-                            factories::targetColumns);
-        } catch (WriterException e) {
-            throw new PipelineException(e.getMessage(), e.getCause() != null ? e.getCause() : e);
+            route = spec.sink().route();
+        } catch (IllegalArgumentException e) {
+            throw new PipelineException("sink.clickhouse: " + e.getMessage(), e);
         }
-        List<String> warnings = new ArrayList<>(layout.deliveryWarnings());
-        List<String> notes = new ArrayList<>(layout.deliveryNotes());
+        List<TableLayout> layouts = new ArrayList<>();
+        for (String table : route.knownTables()) {
+            SinkSpec one =
+                    route.single()
+                            ? spec.sink()
+                            : spec.sink().toBuilder().table(table).tables(Map.of()).build();
+            try {
+                layouts.add(
+                        TableLayout.discover(
+                                one, factories.connections(one), factories::targetColumns));
+            } catch (WriterException e) {
+                throw new PipelineException(
+                        (route.single() ? "" : "table " + table + ": ") + e.getMessage(),
+                        e.getCause() != null ? e.getCause() : e);
+            }
+        }
+        List<String> warnings = new ArrayList<>();
+        List<String> notes = new ArrayList<>();
+        for (TableLayout layout : layouts) {
+            String prefix = route.single() ? "" : "table " + layout.table() + ": ";
+            layout.deliveryWarnings().forEach(w -> warnings.add(prefix + w));
+            layout.deliveryNotes().forEach(n -> notes.add(prefix + n));
+        }
         String budget = SizingRule.check(spec);
         if (budget != null) {
             warnings.add(budget);
         }
-        warnings.addAll(layout.plan().warnings());
-        notes.addAll(layout.plan().notes());
-        if (layout.shardKeyNote() != null) {
-            notes.add(layout.shardKeyNote());
+        for (TableLayout layout : layouts) {
+            String prefix = route.single() ? "" : "table " + layout.table() + ": ";
+            layout.plan().warnings().forEach(w -> warnings.add(prefix + w));
+            layout.plan().notes().forEach(n -> notes.add(prefix + n));
+            if (layout.shardKeyNote() != null) {
+                notes.add(prefix + layout.shardKeyNote());
+            }
         }
+        if (route.template()) {
+            notes.add(
+                    "records go to the table their topic names ("
+                            + route.describe()
+                            + "); each table is described, and its deduplication and defaults"
+                            + " decided, when its first record arrives");
+        }
+        TableLayout first = layouts.isEmpty() ? null : layouts.get(0);
         return new Result(
-                layout,
-                layout.columns(),
-                layout.plan(),
-                layout.outcomes(),
+                first,
+                first == null ? null : first.columns(),
+                first == null ? null : first.plan(),
+                first == null ? null : first.outcomes(),
                 List.copyOf(warnings),
                 List.copyOf(notes),
-                layout.shardKey());
+                first == null ? null : first.shardKey(),
+                List.copyOf(layouts));
     }
 
     /**

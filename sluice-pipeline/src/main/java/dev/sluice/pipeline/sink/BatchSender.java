@@ -5,6 +5,7 @@ import dev.sluice.clickhouse.client.BlockInserter;
 import dev.sluice.clickhouse.client.InsertOutcomeUnknownException;
 import dev.sluice.clickhouse.client.InsertResult;
 import dev.sluice.clickhouse.client.ServerInfo;
+import dev.sluice.clickhouse.schema.TableSchema;
 import dev.sluice.pipeline.metrics.ShardMetrics;
 import dev.sluice.pipeline.spec.PipelineSpec.OnUnknownOutcome;
 import dev.sluice.pipeline.time.Clock;
@@ -16,6 +17,8 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Function;
+import java.util.function.IntUnaryOperator;
 
 /**
  * Sends a batch to its shard, retrying until it is written, abandoned or fails for good. One per
@@ -54,33 +57,83 @@ import java.util.Set;
  * replay splits the same way. A batch whose attempts keep failing for {@code retry.give_up_after}
  * without any of its INSERTs written stops the pipeline with one line naming the batch, the
  * replica, the last error and what to check (docs/pipeline.md, "Server errors").
+ *
+ * <p>A batch goes to its own table ({@link SealedBatch#target()}: a writer may serve several), as
+ * that table is now. Rows staged for an older layout of it — the table was altered while they were
+ * in flight — are re-encoded before they are shaped ({@link Reencoding}): dropped columns left out,
+ * added ones left to the server, changed types converted; a row that cannot be converted goes to
+ * {@link RejectedRows} with the reason. An INSERT the server refuses as made for another table
+ * ({@link ErrorClass#SCHEMA}) has the table described again ({@link InsertTarget#refresh}); if it
+ * changed, that INSERT and those after it are re-encoded and sent at once under the same tokens — a
+ * token names a batch's rows, not their encoding, and a refused INSERT wrote nothing — else the
+ * error counts as it would without the check (docs/writer.md, "Tables that change").
  */
 public final class BatchSender implements AutoCloseable {
     /** The look-up after a resend of an INSERT whose outcome was unknown waits at most this. */
     private static final Duration RECHECK_LIMIT = Duration.ofSeconds(30);
 
+    /** Times one batch may find its table changed before the writer gives up following it. */
+    private static final int MAX_TABLE_CHANGES = 5;
+
     private final int shard;
-    private final String table;
-    private final Map<String, String> settings;
-
-    /** The settings of a batch of several partitions' INSERTs: logged on every table. */
-    private final Map<String, String> groupSettings;
-
     private final Replicas replicas;
     private final Backoff backoff;
     private final Clock clock;
-    private final BatchShaper shaper;
     private final ShardMetrics metrics;
     private final SinkSupervisor supervisor;
-    private final OutcomePolicy policy;
-    private final OutcomeResolver resolver;
-    private final GroupLookup groups;
+    private final TraceLookup lookup;
+    private final Map<String, String> userSettings;
     private final UnresolvedInserts unresolved;
     private final DeliveryNotes notes;
     private final String nonce;
     private final SplitInserts splits;
     private final RejectedRows rejected;
     private final InsertParts parts = new InsertParts();
+
+    /** The table of the constructor: batches that name none go there. */
+    private final TableState fixed;
+
+    /** The tables of batches that name theirs, as last seen. */
+    private final Map<InsertTarget, TableState> tables = new HashMap<>();
+
+    /** Makes a shaper for a table's plan; null when only the constructor's table is served. */
+    private Function<InsertPlan, BatchShaper> shapers;
+
+    // The batch being sent's table, as last described: set by use() for each batch.
+    private InsertTarget target;
+    private InsertTarget.Layout layout;
+    private String table;
+    private Map<String, String> settings;
+    private BatchShaper shaper;
+    private OutcomePolicy policy;
+    private OutcomeResolver resolver;
+
+    /** The settings of a batch of several partitions' INSERTs: logged on every table. */
+    private Map<String, String> groupSettings;
+
+    private GroupLookup groups;
+
+    /** Set by {@link #tableChanged} when the table could not be described now (retried). */
+    private boolean schemaRetry;
+
+    /** Times the batch being sent found its table changed. */
+    private int tableChanges;
+
+    /** The server of the last attempt: whether it takes deduplication tokens. */
+    private ServerInfo lastServer;
+
+    /**
+     * One table as this writer sends to it: what follows from its layout, built once per layout.
+     */
+    private record TableState(
+            InsertTarget.Layout layout,
+            String table,
+            Map<String, String> settings,
+            BatchShaper shaper,
+            OutcomePolicy policy,
+            OutcomeResolver resolver,
+            Map<String, String> groupSettings,
+            GroupLookup groups) {}
 
     /**
      * @param nonce this pipeline start's mark in query ids, telling its attempts from earlier runs'
@@ -103,27 +156,94 @@ public final class BatchSender implements AutoCloseable {
             SplitInserts splits,
             RejectedRows rejected) {
         this.shard = shard;
-        this.table = table;
-        Map<String, String> s = new HashMap<>(policy.insertSettings());
-        s.putAll(settings); // the user's own settings win (start-up looked at them)
-        this.settings = Map.copyOf(s);
-        Map<String, String> g = new HashMap<>(policy.groupInsertSettings());
-        g.putAll(s);
-        this.groupSettings = Map.copyOf(g);
+        this.userSettings = Map.copyOf(settings);
         this.replicas = replicas;
         this.backoff = backoff;
         this.clock = clock;
-        this.shaper = shaper;
         this.metrics = metrics;
         this.supervisor = supervisor;
-        this.policy = policy;
-        this.resolver = new OutcomeResolver(lookup, clock, policy.logging(), nonce);
-        this.groups = new GroupLookup(lookup, clock, policy.logging());
+        this.lookup = lookup;
         this.unresolved = unresolved;
         this.notes = notes;
         this.nonce = nonce;
         this.splits = splits;
         this.rejected = rejected;
+        this.fixed =
+                shaper == null
+                        ? null // every batch names its table
+                        : new TableState(
+                                null,
+                                table,
+                                settingsOf(policy),
+                                shaper,
+                                policy,
+                                new OutcomeResolver(lookup, clock, policy.logging(), nonce),
+                                groupSettingsOf(policy),
+                                new GroupLookup(lookup, clock, policy.logging()));
+        if (fixed != null) {
+            use(null);
+        }
+    }
+
+    /**
+     * Serves batches that name their table ({@link SealedBatch#target()}) too, each with a shaper
+     * {@code shapers} makes for the table's plan.
+     */
+    BatchSender shapers(Function<InsertPlan, BatchShaper> shapers) {
+        this.shapers = shapers;
+        return this;
+    }
+
+    /** The INSERT settings for a table where {@code policy} holds: the user's own win. */
+    private Map<String, String> settingsOf(OutcomePolicy policy) {
+        Map<String, String> s = new HashMap<>(policy.insertSettings());
+        s.putAll(userSettings); // the user's own settings win (start-up looked at them)
+        return Map.copyOf(s);
+    }
+
+    /**
+     * The settings of a batch of several partitions' INSERTs for a table where {@code policy}
+     * holds: query-logged on every table (docs/adr/0011); the user's own win.
+     */
+    private Map<String, String> groupSettingsOf(OutcomePolicy policy) {
+        Map<String, String> g = new HashMap<>(policy.groupInsertSettings());
+        g.putAll(settingsOf(policy));
+        return Map.copyOf(g);
+    }
+
+    /** Points the sender at {@code t}'s table as last described (null: the constructor's). */
+    private void use(InsertTarget t) {
+        TableState state = fixed;
+        if (t == null && fixed == null) {
+            throw new IllegalStateException("a batch of this sink must name its table (a bug)");
+        }
+        if (t != null) {
+            InsertTarget.Layout now = t.layout();
+            state = tables.get(t);
+            if (state == null || state.layout() != now) {
+                OutcomePolicy p = now.policies().get(shard);
+                state =
+                        new TableState(
+                                now,
+                                t.table(),
+                                settingsOf(p),
+                                shapers.apply(now.plan()),
+                                p,
+                                new OutcomeResolver(lookup, clock, p.logging(), nonce),
+                                groupSettingsOf(p),
+                                new GroupLookup(lookup, clock, p.logging()));
+                tables.put(t, state);
+            }
+        }
+        target = t;
+        layout = state.layout();
+        table = state.table();
+        settings = state.settings();
+        shaper = state.shaper();
+        policy = state.policy();
+        resolver = state.resolver();
+        groupSettings = state.groupSettings();
+        groups = state.groups();
     }
 
     /** What to do with a replayed INSERT after looking it up. */
@@ -136,6 +256,12 @@ public final class BatchSender implements AutoCloseable {
     /** Sends {@code batch}; never throws. A fatal failure is reported to the supervisor. */
     public SealedBatch.Outcome send(SealedBatch batch) {
         try {
+            try {
+                use(shapers == null ? null : batch.target());
+            } catch (RuntimeException e) {
+                return fatal(batch, "cannot send " + batch + ": " + e.getMessage(), e);
+            }
+            tableChanges = 0;
             return write(batch);
         } finally {
             parts.clear(); // a copy of a part's rows is not kept past its batch
@@ -145,9 +271,12 @@ public final class BatchSender implements AutoCloseable {
     private SealedBatch.Outcome write(SealedBatch batch) {
         List<BatchShaper.Insert> inserts;
         try {
-            inserts = shaper.shape(batch);
+            inserts = shapeForTable(batch);
         } catch (RuntimeException e) {
             return fatal(batch, "cannot make the INSERTs of " + batch + ": " + e.getMessage(), e);
+        }
+        if (inserts == null) {
+            return SealedBatch.Outcome.ABANDONED; // a row that could not be re-encoded stopped it
         }
         // What is left to send, in order: the INSERTs, and the parts of those sent in halves.
         List<InsertParts.Unit> units = new ArrayList<>(inserts.size());
@@ -160,7 +289,7 @@ public final class BatchSender implements AutoCloseable {
                             inserts.size()));
         }
         String memberDoubt = null; // why a member sent alone may be in the table already
-        if (batch.groupToken() != null) {
+        if (batch.groupToken() != null && !units.isEmpty()) {
             GroupLookup.Result g = lookUpGroup(batch);
             switch (g.verdict()) {
                 case WRITTEN -> {
@@ -205,6 +334,7 @@ public final class BatchSender implements AutoCloseable {
             long tried = clock.nanoTime();
             try {
                 BlockInserter inserter = replicas.connection();
+                lastServer = inserter.server();
                 while (next < units.size()) {
                     InsertParts.Unit unit = units.get(next);
                     InsertState state = unit.state();
@@ -252,6 +382,18 @@ public final class BatchSender implements AutoCloseable {
             } catch (RuntimeException e) {
                 ErrorClass kind = ErrorClass.of(e);
                 metrics.errors(kind).inc();
+                if (kind == ErrorClass.SCHEMA) {
+                    String stop = tableChanged(batch, units, next, replica, e);
+                    if (stop == null) {
+                        continue; // re-encoded for the table as it is now: sent at once
+                    }
+                    if (!stop.isEmpty()) {
+                        return giveUp(batch, units.get(next).state(), stop, e);
+                    }
+                    // "": unchanged, or not described now — as without the check, retried if it
+                    // may pass (a shard that did not answer, shards not agreeing yet)
+                    kind = schemaRetry ? ErrorClass.SERVER : ErrorClass.unchanged(e);
+                }
                 if (kind.brokeConnection()) {
                     replicas.discard();
                 }
@@ -288,6 +430,9 @@ public final class BatchSender implements AutoCloseable {
                     InsertState state = units.get(next).state();
                     if (policy.deduplicates()) {
                         reason = RetryReason.DEDUPLICATED;
+                        state.interrupted =
+                                new InsertState.Doubt(
+                                        ((InsertOutcomeUnknownException) e).queryId(), url);
                     } else {
                         String queryId = ((InsertOutcomeUnknownException) e).queryId();
                         state.doubts.add(new InsertState.Doubt(queryId, url));
@@ -367,6 +512,158 @@ public final class BatchSender implements AutoCloseable {
                 }
             }
         }
+    }
+
+    /**
+     * The batch's INSERTs. Rows staged for another layout of their table than the one it has now
+     * are re-encoded first ({@link Reencoding#toColumns}); rows that cannot be are handed to {@link
+     * RejectedRows}. Null when one of them stops the batch (reported to the supervisor).
+     */
+    private List<BatchShaper.Insert> shapeForTable(SealedBatch batch) {
+        if (layout == null) {
+            return shaper.shape(batch);
+        }
+        Block block = batch.block();
+        Reencoding.Result re =
+                Reencoding.toColumns(
+                        block,
+                        batch.absentRows(),
+                        layout.columns().columns(),
+                        layout.plan().zone());
+        if (re == null) {
+            return shaper.shape(batch);
+        }
+        metrics.rowsReencoded.inc(block.rows());
+        String stop = refuse(batch, block, re.refused(), r -> r);
+        if (stop != null) {
+            fatal(batch, stop, null);
+            return null;
+        }
+        int[] kept = re.kept();
+        List<BatchShaper.Insert> inserts = new ArrayList<>();
+        if (kept.length == 0) {
+            return inserts; // every row went to the error policy: nothing to send
+        }
+        for (BatchShaper.Insert i : shaper.shape(re.block(), re.absent(), batch.nowSeconds())) {
+            IntUnaryOperator origin = i.origin();
+            inserts.add(
+                    new BatchShaper.Insert(
+                            i.block(), i.tokenSuffix(), r -> kept[origin.applyAsInt(r)]));
+        }
+        return inserts;
+    }
+
+    /**
+     * The server refused INSERT {@code next} as made for another table: the table is described
+     * again ({@link InsertTarget#refresh}), and when it changed, that INSERT and those after it are
+     * re-encoded for it ({@link Reencoding#forTable}) under the same tokens — their rows and
+     * positions are the batch's; what differs is only how they are encoded, and a refused INSERT
+     * wrote nothing. Rows that cannot be converted go to {@link RejectedRows}; an INSERT left
+     * without rows is dropped.
+     *
+     * @return null when re-encoded (send again at once); "" when the table is unchanged, or cannot
+     *     be described now ({@link #schemaRetry}); otherwise why the batch stops
+     */
+    private String tableChanged(
+            SealedBatch batch,
+            List<InsertParts.Unit> units,
+            int next,
+            String replica,
+            RuntimeException refusal) {
+        schemaRetry = false;
+        if (target == null) {
+            return ""; // a table this sender cannot describe again: the error is what it says
+        }
+        boolean changed;
+        try {
+            changed = target.refresh(layout, refusal);
+        } catch (InsertTarget.TableChangeException e) {
+            if (e.retryable()) {
+                schemaRetry = true;
+                return "";
+            }
+            return describe(replica, batch) + ": " + refusal.getMessage() + "; " + e.getMessage();
+        }
+        if (!changed) {
+            return "";
+        }
+        if (++tableChanges > MAX_TABLE_CHANGES) {
+            return describe(replica, batch)
+                    + ": the table changed "
+                    + tableChanges
+                    + " times while this batch was being sent; last refusal: "
+                    + refusal.getMessage();
+        }
+        use(target);
+        TableSchema now = layout.columns().table();
+        for (int i = next; i < units.size(); ) {
+            InsertParts.Unit unit = units.get(i);
+            Block block = parts.block(unit);
+            Reencoding.Result re = Reencoding.forTable(block, now, layout.plan().zone());
+            if (re == null) {
+                i++;
+                continue;
+            }
+            metrics.rowsReencoded.inc(block.rows());
+            String stop = refuse(batch, block, re.refused(), unit::origin);
+            if (stop != null) {
+                return stop;
+            }
+            if (re.block().rows() == 0) {
+                units.remove(i); // every row went to the error policy
+                continue;
+            }
+            InsertParts.Unit again = InsertParts.reencoded(unit, re.block(), re.kept());
+            InsertState state = again.state();
+            if (state.interrupted != null
+                    && (lastServer == null || !lastServer.supportsInsertDeduplicationToken())) {
+                // That copy may be in the table, and a server that compares blocks (no token)
+                // does not know the re-encoded one: never a silent second copy.
+                state.doubts.add(state.interrupted);
+                state.doubtReason =
+                        "an attempt of it was interrupted before "
+                                + table
+                                + " was altered, and the table drops a repeated block only when"
+                                + " it is identical; the one sent after the change is re-encoded";
+            }
+            units.set(i, again);
+            i++;
+        }
+        return null;
+    }
+
+    /**
+     * Hands rows of {@code block} that could not be re-encoded to {@link RejectedRows}; {@code
+     * origin} maps a row of the block to its row in the batch. Null when all were handled (counted
+     * as rejected), otherwise why the batch stops.
+     */
+    private String refuse(
+            SealedBatch batch,
+            Block block,
+            List<Reencoding.Refused> refused,
+            IntUnaryOperator origin) {
+        for (Reencoding.Refused f : refused) {
+            SealedBatch.RowSource source = batch.source(origin.applyAsInt(f.row()));
+            String stop =
+                    rejected.reject(source, InsertParts.renderRow(block, f.row()), f.reason());
+            if (stop != null) {
+                return "shard "
+                        + shard
+                        + " on "
+                        + batch.describeRange()
+                        + ": "
+                        + stop
+                        + " (a row of "
+                        + source.partition()
+                        + " at position "
+                        + source.position()
+                        + ", staged before "
+                        + table
+                        + " was altered)";
+            }
+            metrics.rowsRejected.inc();
+        }
+        return null;
     }
 
     /**

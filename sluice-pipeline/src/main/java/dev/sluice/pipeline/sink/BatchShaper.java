@@ -85,9 +85,15 @@ final class BatchShaper {
      *     column they have is left to the server)
      */
     List<Insert> shape(SealedBatch batch) {
+        return shape(batch.block(), batch.absentRows(), batch.nowSeconds());
+    }
+
+    /**
+     * The INSERTs that write {@code block} (a batch's rows, re-encoded) with the absent-field marks
+     * {@code absent} and the batch's {@code now()}; like {@link #shape(SealedBatch)}.
+     */
+    List<Insert> shape(Block block, AbsentRows absent, long nowSeconds) {
         inserts.clear();
-        Block block = batch.block();
-        AbsentRows absent = batch.absentRows();
         int rows = block.rows();
         int columns = block.columnCount();
         int omitted = 0;
@@ -115,10 +121,9 @@ final class BatchShaper {
             marks = shape.remap(absent, rows);
             anyAbsent = marks != null;
         }
-        List<Integer> left =
-                anyAbsent ? shape.filler().fill(sent, marks, batch.nowSeconds()) : List.of();
+        List<Integer> left = anyAbsent ? shape.filler().fill(sent, marks, nowSeconds) : List.of();
         if (left.isEmpty()) {
-            arrange(shape, sent, "", batch.nowSeconds(), IntUnaryOperator.identity());
+            arrange(shape, sent, "", nowSeconds, IntUnaryOperator.identity());
             return inserts;
         }
         List<DefaultGroups.Group> groups = DefaultGroups.split(sent, marks, left);
@@ -132,12 +137,7 @@ final class BatchShaper {
                                 + " column");
             }
             int[] fromRows = groups.get(g).rows();
-            arrange(
-                    shapeOf(names(part, null)),
-                    part,
-                    "/g" + g,
-                    batch.nowSeconds(),
-                    r -> fromRows[r]);
+            arrange(shapeOf(names(part, null)), part, "/g" + g, nowSeconds, r -> fromRows[r]);
         }
         return inserts;
     }

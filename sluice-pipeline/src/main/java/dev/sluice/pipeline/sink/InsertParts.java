@@ -92,6 +92,18 @@ final class InsertParts {
                 new InsertState(token, b.rows(), b.dataBytes(), index, of));
     }
 
+    /**
+     * {@code unit} with its rows re-encoded for its altered table ({@link Reencoding#forTable}): a
+     * whole INSERT of {@code block} under the unit's own token — the same rows, less those that
+     * could not be converted, so the same token (a part sent in halves later gets sub-tokens under
+     * it). {@code kept} maps each row of {@code block} to its row in the unit.
+     */
+    static Unit reencoded(Unit unit, Block block, int[] kept) {
+        BatchShaper.Insert insert = new BatchShaper.Insert(block, "", r -> unit.origin(kept[r]));
+        InsertState state = unit.state().reencoded(block.rows(), block.dataBytes());
+        return new Unit(insert, state.token, 0, block.rows(), state);
+    }
+
     private BatchShaper.Insert copyOf;
     private Block copy;
     private Unit copied;
@@ -142,9 +154,16 @@ final class InsertParts {
      * JSONEachRow, 64-bit integers as numbers), without the line end.
      */
     byte[] render(Unit unit) {
-        Block b = block(unit);
+        return renderRow(block(unit), 0);
+    }
+
+    /** Row {@code row} of {@code b} as one JSON object of its columns, like {@link #render}. */
+    static byte[] renderRow(Block b, int row) {
         WireOutput out = new WireOutput(256);
-        Formats.JSON_EACH_ROW.withQuoted64BitIntegers(false).encoderFor(b).writeRows(0, 1, out);
+        Formats.JSON_EACH_ROW
+                .withQuoted64BitIntegers(false)
+                .encoderFor(b)
+                .writeRows(row, row + 1, out);
         byte[] bytes = out.toByteArray();
         int len = bytes.length;
         while (len > 0 && (bytes[len - 1] == '\n' || bytes[len - 1] == '\r')) {

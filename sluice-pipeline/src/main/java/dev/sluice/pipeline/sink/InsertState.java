@@ -54,6 +54,13 @@ final class InsertState {
     String doubtReason;
 
     /**
+     * An attempt interrupted after its data was sent and sent again without a look-up, because the
+     * table drops a repeated block; null when none was. Should the block change before it is
+     * acknowledged (the table was altered), that attempt becomes a doubt.
+     */
+    Doubt interrupted;
+
+    /**
      * @param index this INSERT's number in its batch (0-based), of {@code of}
      */
     InsertState(String token, int rows, long bytes, int index, int of) {
@@ -62,6 +69,24 @@ final class InsertState {
         this.bytes = bytes;
         this.index = index;
         this.of = of;
+    }
+
+    /**
+     * This INSERT with its rows re-encoded for an altered table ({@code rows} of them now): the
+     * same token, and its progress so far — attempts (query ids go on counting), doubts about
+     * earlier attempts, the replay look-up.
+     */
+    InsertState reencoded(int rows, long bytes) {
+        InsertState s = new InsertState(token, rows, bytes, index, of);
+        s.part = part;
+        s.doubts.addAll(doubts);
+        s.copies = copies;
+        s.attempts = attempts;
+        s.replayChecked = replayChecked;
+        s.lastQueryId = lastQueryId;
+        s.doubtReason = doubtReason;
+        s.interrupted = interrupted;
+        return s;
     }
 
     /** The prefix of every attempt's query id. */

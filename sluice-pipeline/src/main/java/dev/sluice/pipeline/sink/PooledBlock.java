@@ -2,6 +2,7 @@ package dev.sluice.pipeline.sink;
 
 import dev.sluice.clickhouse.block.Block;
 import dev.sluice.clickhouse.defaults.AbsentRows;
+import dev.sluice.pipeline.decode.TargetColumns;
 import java.util.Arrays;
 
 /**
@@ -16,12 +17,24 @@ import java.util.Arrays;
 public final class PooledBlock {
     private final Block block;
     private final AbsentRows absent;
+    private final InsertTarget target;
+    private final TargetColumns columns;
     private long[] positions = new long[0];
     private long accounted;
 
     public PooledBlock(Block block, AbsentRows absent) {
+        this(block, absent, null, null);
+    }
+
+    /**
+     * Buffers in {@code columns}' layout for batches into {@code target} (null: the sink's only
+     * table).
+     */
+    PooledBlock(Block block, AbsentRows absent, TargetColumns columns, InsertTarget target) {
         this.block = block;
         this.absent = absent;
+        this.columns = columns;
+        this.target = target;
     }
 
     public Block block() {
@@ -30,6 +43,16 @@ public final class PooledBlock {
 
     public AbsentRows absent() {
         return absent;
+    }
+
+    /** The table the batches of these buffers go to; null for the sink's only table. */
+    public InsertTarget target() {
+        return target;
+    }
+
+    /** The layout the buffers were made in (their pool's key); null when made outside a pool. */
+    TargetColumns columns() {
+        return columns;
     }
 
     /** Records that row {@code row} comes from the record at {@code position}. */

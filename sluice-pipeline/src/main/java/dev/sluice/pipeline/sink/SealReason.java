@@ -23,7 +23,12 @@ public enum SealReason {
     /** Handed to the writer as a whole by its submitter ({@code ClickHouseWriter.submit}). */
     SUBMIT,
     /** The writer was flushed or closed while it gathered rows. */
-    FLUSH;
+    FLUSH,
+    /**
+     * Its table was altered: the writer gathered rows of the older layout, and rows of the new one
+     * came.
+     */
+    TABLE_CHANGED;
 
     /** The metric label: lower case. */
     public String label() {

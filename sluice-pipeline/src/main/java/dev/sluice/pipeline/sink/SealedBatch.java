@@ -5,6 +5,7 @@ import dev.sluice.clickhouse.column.Column;
 import dev.sluice.clickhouse.defaults.AbsentRows;
 import dev.sluice.pipeline.checkpoint.CheckpointTracker;
 import dev.sluice.pipeline.checkpoint.LedgerEntry;
+import dev.sluice.pipeline.decode.TargetColumns;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -61,6 +62,10 @@ public final class SealedBatch {
 
     private Block block;
     private AbsentRows absent;
+
+    /** The table of rows handed to the writer, or of a part: set once, before it is queued. */
+    private InsertTarget target;
+
     private volatile Outcome outcome = Outcome.IN_FLIGHT;
     private volatile String failure;
     private volatile Throwable failureCause;
@@ -213,6 +218,7 @@ public final class SealedBatch {
         this.block = block;
         this.absent = absent;
         this.shard = shard;
+        this.target = parent.target();
     }
 
     /**
@@ -223,6 +229,7 @@ public final class SealedBatch {
      *     100..199})
      * @param reason why the rows were sealed: {@link SealReason#SUBMIT} for a submitter's block
      * @param bytes bytes of the in-flight limit the block holds until settled
+     * @param target the table the rows go to, as the writer knows it
      */
     public static SealedBatch submitted(
             BatchOwner owner,
@@ -234,9 +241,22 @@ public final class SealedBatch {
             boolean replayed,
             SealReason reason,
             long nowSeconds,
-            long bytes) {
-        return new SealedBatch(
-                owner, block, absent, described, shard, token, replayed, reason, nowSeconds, bytes);
+            long bytes,
+            InsertTarget target) {
+        SealedBatch b =
+                new SealedBatch(
+                        owner,
+                        block,
+                        absent,
+                        described,
+                        shard,
+                        token,
+                        replayed,
+                        reason,
+                        nowSeconds,
+                        bytes);
+        b.target = target;
+        return b;
     }
 
     private SealedBatch(
@@ -290,6 +310,19 @@ public final class SealedBatch {
             r -= n;
         }
         throw new IndexOutOfBoundsException("row " + row + " of a batch of " + rows() + " rows");
+    }
+
+    /**
+     * The table the batch goes to: the writer's for rows handed to it, else the one its buffers
+     * were made for (a pipeline thread's lane, {@link BlockPool#take(TargetColumns,
+     * InsertTarget)}); null for the sink's only table, as its writer was opened with.
+     */
+    public InsertTarget target() {
+        if (target != null) {
+            return target;
+        }
+        BatchBuilder open = segments.get(0).builder();
+        return open == null ? null : open.buffers().target();
     }
 
     /** The partitions' rows, in the order they are sent. */

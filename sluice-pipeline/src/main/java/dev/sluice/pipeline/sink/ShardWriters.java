@@ -43,8 +43,11 @@ public final class ShardWriters implements BatchSink {
      * Builds the writers of every shard of {@code sink}.
      *
      * @param inserters opens a connection to a replica URL
-     * @param plan how batches become INSERTs; each writer thread gets its own shaper of it
-     * @param policies per shard: how an INSERT whose acknowledgement was lost is handled
+     * @param plan how batches that name no table ({@link SealedBatch#target()}) become INSERTs into
+     *     the sink's table; each writer thread gets its own shaper of it; null when every batch
+     *     names its table
+     * @param policies per shard: how an INSERT whose acknowledgement was lost is handled (null with
+     *     {@code plan})
      * @param lookup asks a replica about an INSERT's attempts
      * @param unresolved INSERTs an earlier run left with an unknown outcome, and this run's
      * @param splits INSERTs sent in halves for their size, by earlier runs and this one
@@ -64,7 +67,7 @@ public final class ShardWriters implements BatchSink {
             SinkSupervisor supervisor,
             Clock clock,
             Random random) {
-        if (policies.size() != sink.shards().size()) {
+        if (policies != null && policies.size() != sink.shards().size()) {
             throw new IllegalArgumentException(
                     policies.size() + " outcome policies for " + sink.shards().size() + " shards");
         }
@@ -78,22 +81,23 @@ public final class ShardWriters implements BatchSink {
             for (int lane = 0; lane < sink.inflightPerShard(); lane++) {
                 senders.add(
                         new BatchSender(
-                                s,
-                                sink.table(),
-                                sink.settings(),
-                                new Replicas(shard.replicas(), inserters, lane),
-                                new Backoff(sink.retry(), random),
-                                clock,
-                                plan.newShaper(metrics),
-                                metrics.shard(s),
-                                supervisor,
-                                policies.get(s),
-                                lookup,
-                                unresolved,
-                                notes,
-                                nonce,
-                                splits,
-                                rejected));
+                                        s,
+                                        sink.table(),
+                                        sink.settings(),
+                                        new Replicas(shard.replicas(), inserters, lane),
+                                        new Backoff(sink.retry(), random),
+                                        clock,
+                                        plan == null ? null : plan.newShaper(metrics),
+                                        metrics.shard(s),
+                                        supervisor,
+                                        policies == null ? null : policies.get(s),
+                                        lookup,
+                                        unresolved,
+                                        notes,
+                                        nonce,
+                                        splits,
+                                        rejected)
+                                .shapers(p -> p.newShaper(metrics)));
             }
             writers.add(new ShardWriter(s, senders, supervisor, inFlight));
         }

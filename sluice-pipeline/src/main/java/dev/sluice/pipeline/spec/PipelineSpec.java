@@ -321,9 +321,12 @@ public record PipelineSpec(
     public static final Duration DEFAULT_OUTCOME_TIMEOUT = Duration.ofMinutes(5);
 
     /**
-     * The ClickHouse sink.
+     * The ClickHouse sink. Build one with {@link #builder} (or change one with {@link #toBuilder}):
+     * the builder is the one place that lists every field.
      *
      * @param shards one or more shards; a record goes to exactly one
+     * @param table {@code [db.]table}, or a template naming each record's table from its metadata
+     *     ({@code events_{topic}}: {@link TableRoute})
      * @param presort sort each batch by the table's sorting key before sending
      * @param partitionSplit split each batch by the table's partition key, one INSERT per partition
      * @param settings extra ClickHouse settings for every INSERT
@@ -336,6 +339,10 @@ public record PipelineSpec(
      *     shard chosen from their partition and first position
      * @param cluster the name of a cluster in the server's {@code system.clusters}: its shards,
      *     weights and replicas replace {@code shards} at start-up (null: the configured ones)
+     * @param schemaCheckInterval how often the writer looks at each table's columns to notice an
+     *     {@code ALTER TABLE} while data flows ({@link Duration#ZERO}: only when the server refuses
+     *     an INSERT as from an older table)
+     * @param tables topic → table, overriding {@code table} for records of those topics
      */
     public record SinkSpec(
             List<ShardSpec> shards,
@@ -350,7 +357,23 @@ public record PipelineSpec(
             OnUnknownOutcome onUnknownOutcome,
             Duration outcomeTimeout,
             String shardBy,
-            String cluster) {
+            String cluster,
+            Duration schemaCheckInterval,
+            Map<String, String> tables) {
+
+        /** A batch is sealed at 500,000 rows, 64 MiB or 1 s after its first row, by default. */
+        public static final BatchSpec DEFAULT_BATCH =
+                new BatchSpec(500_000, 64L << 20, Duration.ofSeconds(1));
+
+        /** INSERTs at once per shard, by default. */
+        public static final int DEFAULT_INFLIGHT_PER_SHARD = 2;
+
+        /** The data's compression, by default. */
+        public static final String DEFAULT_COMPRESSION = "lz4";
+
+        /** How often each table's columns are looked at, by default. */
+        public static final Duration DEFAULT_SCHEMA_CHECK_INTERVAL = Duration.ofSeconds(30);
+
         public SinkSpec {
             shards = List.copyOf(shards);
             if (shards.isEmpty()) {
@@ -366,6 +389,12 @@ public record PipelineSpec(
                 throw new IllegalArgumentException(
                         "sink.clickhouse.outcome_timeout must not be negative");
             }
+            Objects.requireNonNull(schemaCheckInterval, "schemaCheckInterval");
+            if (schemaCheckInterval.isNegative()) {
+                throw new IllegalArgumentException(
+                        "sink.clickhouse.schema_check_interval must not be negative");
+            }
+            tables = Collections.unmodifiableMap(new LinkedHashMap<>(tables));
         }
 
         /**
@@ -422,25 +451,9 @@ public record PipelineSpec(
                     onUnknownOutcome,
                     outcomeTimeout,
                     null,
-                    null);
-        }
-
-        /** The same sink writing to {@code newShards}. */
-        public SinkSpec withShards(List<ShardSpec> newShards) {
-            return new SinkSpec(
-                    newShards,
-                    table,
-                    batch,
-                    inflightPerShard,
-                    compression,
-                    presort,
-                    partitionSplit,
-                    settings,
-                    retry,
-                    onUnknownOutcome,
-                    outcomeTimeout,
-                    shardBy,
-                    cluster);
+                    null,
+                    DEFAULT_SCHEMA_CHECK_INTERVAL,
+                    Map.of());
         }
 
         /** A sink that sends each batch without splitting it by partition. */
@@ -463,6 +476,169 @@ public record PipelineSpec(
                     false,
                     settings,
                     retry);
+        }
+
+        /**
+         * A sink into {@code table} over {@code shards}, every other field at its default: batches
+         * of {@link #DEFAULT_BATCH}, {@link #DEFAULT_INFLIGHT_PER_SHARD} INSERTs per shard, LZ4,
+         * {@link RetrySpec#DEFAULT}, no presort, split, settings, sharding key or cluster.
+         */
+        public static Builder builder(List<ShardSpec> shards, String table) {
+            return new Builder(shards, table);
+        }
+
+        /** A builder holding every field of this sink, to change some. */
+        public Builder toBuilder() {
+            return new Builder(this);
+        }
+
+        /** The same sink writing to {@code newShards}. */
+        public SinkSpec withShards(List<ShardSpec> newShards) {
+            return toBuilder().shards(newShards).build();
+        }
+
+        /** The router of records to tables this sink describes ({@code table}, {@code tables}). */
+        public TableRoute route() {
+            return TableRoute.of(table, tables);
+        }
+
+        /** Builds a {@link SinkSpec}; {@link #build()} checks the fields as the record does. */
+        public static final class Builder {
+            private List<ShardSpec> shards;
+            private String table;
+            private BatchSpec batch = DEFAULT_BATCH;
+            private int inflightPerShard = DEFAULT_INFLIGHT_PER_SHARD;
+            private String compression = DEFAULT_COMPRESSION;
+            private boolean presort;
+            private boolean partitionSplit;
+            private Map<String, String> settings = Map.of();
+            private RetrySpec retry = RetrySpec.DEFAULT;
+            private OnUnknownOutcome onUnknownOutcome;
+            private Duration outcomeTimeout = DEFAULT_OUTCOME_TIMEOUT;
+            private String shardBy;
+            private String cluster;
+            private Duration schemaCheckInterval = DEFAULT_SCHEMA_CHECK_INTERVAL;
+            private Map<String, String> tables = Map.of();
+
+            private Builder(List<ShardSpec> shards, String table) {
+                this.shards = shards;
+                this.table = table;
+            }
+
+            private Builder(SinkSpec s) {
+                shards = s.shards;
+                table = s.table;
+                batch = s.batch;
+                inflightPerShard = s.inflightPerShard;
+                compression = s.compression;
+                presort = s.presort;
+                partitionSplit = s.partitionSplit;
+                settings = s.settings;
+                retry = s.retry;
+                onUnknownOutcome = s.onUnknownOutcome;
+                outcomeTimeout = s.outcomeTimeout;
+                shardBy = s.shardBy;
+                cluster = s.cluster;
+                schemaCheckInterval = s.schemaCheckInterval;
+                tables = s.tables;
+            }
+
+            public Builder shards(List<ShardSpec> shards) {
+                this.shards = shards;
+                return this;
+            }
+
+            public Builder table(String table) {
+                this.table = table;
+                return this;
+            }
+
+            public Builder batch(BatchSpec batch) {
+                this.batch = batch;
+                return this;
+            }
+
+            public Builder inflightPerShard(int inflightPerShard) {
+                this.inflightPerShard = inflightPerShard;
+                return this;
+            }
+
+            public Builder compression(String compression) {
+                this.compression = compression;
+                return this;
+            }
+
+            public Builder presort(boolean presort) {
+                this.presort = presort;
+                return this;
+            }
+
+            public Builder partitionSplit(boolean partitionSplit) {
+                this.partitionSplit = partitionSplit;
+                return this;
+            }
+
+            public Builder settings(Map<String, String> settings) {
+                this.settings = settings;
+                return this;
+            }
+
+            public Builder retry(RetrySpec retry) {
+                this.retry = retry;
+                return this;
+            }
+
+            public Builder onUnknownOutcome(OnUnknownOutcome onUnknownOutcome) {
+                this.onUnknownOutcome = onUnknownOutcome;
+                return this;
+            }
+
+            public Builder outcomeTimeout(Duration outcomeTimeout) {
+                this.outcomeTimeout = outcomeTimeout;
+                return this;
+            }
+
+            public Builder shardBy(String shardBy) {
+                this.shardBy = shardBy;
+                return this;
+            }
+
+            public Builder cluster(String cluster) {
+                this.cluster = cluster;
+                return this;
+            }
+
+            public Builder schemaCheckInterval(Duration schemaCheckInterval) {
+                this.schemaCheckInterval = schemaCheckInterval;
+                return this;
+            }
+
+            public Builder tables(Map<String, String> tables) {
+                this.tables = tables;
+                return this;
+            }
+
+            /**
+             * @throws IllegalArgumentException for fields the record refuses
+             */
+            public SinkSpec build() {
+                return new SinkSpec(
+                        shards,
+                        table,
+                        batch,
+                        inflightPerShard,
+                        compression,
+                        presort,
+                        partitionSplit,
+                        settings,
+                        retry,
+                        onUnknownOutcome,
+                        outcomeTimeout,
+                        shardBy,
+                        cluster,
+                        schemaCheckInterval,
+                        tables);
+            }
         }
     }
 
@@ -498,6 +674,19 @@ public record PipelineSpec(
             Duration giveUpAfter) {
         /** How long a batch is retried without success before the pipeline stops, by default. */
         public static final Duration DEFAULT_GIVE_UP_AFTER = Duration.ofMinutes(10);
+
+        /**
+         * 100ms doubling to 10s, ±20%, any number of attempts — until a batch has failed for {@link
+         * #DEFAULT_GIVE_UP_AFTER} without progress.
+         */
+        public static final RetrySpec DEFAULT =
+                new RetrySpec(
+                        Duration.ofMillis(100),
+                        Duration.ofSeconds(10),
+                        2.0,
+                        0.2,
+                        0,
+                        DEFAULT_GIVE_UP_AFTER);
 
         public RetrySpec {
             java.util.Objects.requireNonNull(giveUpAfter, "giveUpAfter");

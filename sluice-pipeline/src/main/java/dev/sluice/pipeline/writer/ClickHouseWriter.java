@@ -9,6 +9,7 @@ import dev.sluice.pipeline.metrics.Metrics;
 import dev.sluice.pipeline.metrics.Probes;
 import dev.sluice.pipeline.sink.Backoff;
 import dev.sluice.pipeline.sink.BatchSink;
+import dev.sluice.pipeline.sink.InsertTarget;
 import dev.sluice.pipeline.sink.RejectedRows;
 import dev.sluice.pipeline.sink.RetryReason;
 import dev.sluice.pipeline.sink.SealPolicy;
@@ -19,12 +20,12 @@ import dev.sluice.pipeline.sink.ShardWriters;
 import dev.sluice.pipeline.sink.SinkSupervisor;
 import dev.sluice.pipeline.sink.SplitInserts;
 import dev.sluice.pipeline.sink.UnresolvedInserts;
-import dev.sluice.pipeline.spec.PipelineSpec;
 import dev.sluice.pipeline.spec.PipelineSpec.BatchSpec;
 import dev.sluice.pipeline.spec.PipelineSpec.OnUnknownOutcome;
 import dev.sluice.pipeline.spec.PipelineSpec.RetrySpec;
 import dev.sluice.pipeline.spec.PipelineSpec.ShardSpec;
 import dev.sluice.pipeline.spec.PipelineSpec.SinkSpec;
+import dev.sluice.pipeline.spec.TableRoute;
 import dev.sluice.pipeline.time.Clock;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.io.IOException;
@@ -40,7 +41,9 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.LongConsumer;
 
@@ -87,13 +90,35 @@ import java.util.function.LongConsumer;
  * WhenFull#WAIT}, up to {@code maxWait}) or is refused at once ({@link WhenFull#FAIL}) with {@link
  * WriterFullException} (property 3).
  *
+ * <p><b>Tables.</b> A writer serves any number of tables of the same servers: {@link
+ * #newRows(String)} opens one (described on every shard, once) and its rows go there, with batches
+ * and tokens of their own; {@link #newRows()} is the table the writer was built for. A table
+ * altered while data flows ({@code ALTER TABLE ... ADD, DROP, MODIFY COLUMN}) is noticed — when the
+ * server refuses an INSERT made for its older layout, and by a look at its columns every {@code
+ * schemaCheckInterval} — and described again: rows made from then on have its new columns, rows
+ * staged before are re-encoded (dropped columns left out, added ones left to their DEFAULT, changed
+ * types converted as the server's {@code CAST} converts them; a value that cannot be converted goes
+ * to {@code rejectedRows} with the reason) and sent under their own tokens (docs/writer.md, "Tables
+ * that change").
+ *
  * <p><b>Threads.</b> Every method may be called from any thread. Each shard has {@code
  * inflightPerShard} writer threads, each with its own connection to each replica (one INSERT at a
- * time per connection: ADR 0006, 0008).
+ * time per connection: ADR 0006, 0008), shared by all tables.
  */
 public final class ClickHouseWriter implements BatchSink, AutoCloseable {
     private final String name;
-    private final TableLayout layout;
+    private final SinkSpec sink;
+    private final Connections connections;
+    private final Function<TableSchema, TargetColumns> chooser;
+    private final Map<String, WriterTable> tables = new ConcurrentHashMap<>();
+    private final Object opening = new Object();
+
+    /** The table the writer was built for; null when its tables follow a route by topic. */
+    private final WriterTable fixed;
+
+    private final Consumer<String> changes;
+    private final SealPolicy seal;
+    private final Thread checker;
     private final ShardWriters shardWriters;
     private final Metrics metrics;
     private final Supervision supervision;
@@ -102,7 +127,6 @@ public final class ClickHouseWriter implements BatchSink, AutoCloseable {
     private final Clock clock;
     private final String run;
     private final AtomicLong sequence = new AtomicLong();
-    private final Coalescer coalescer;
     private final Set<Submission> pending = ConcurrentHashMap.newKeySet();
     // failures since the last flush(), which reports them (guarded by failuresLock)
     private final Object failuresLock = new Object();
@@ -110,13 +134,17 @@ public final class ClickHouseWriter implements BatchSink, AutoCloseable {
     private int failures;
     private volatile boolean closed;
 
-    private ClickHouseWriter(Builder b, SinkSpec sink, TableLayout layout) {
+    private ClickHouseWriter(Builder b, SinkSpec sink, List<TableLayout> layouts) {
         this.name = b.name;
-        this.layout = layout;
+        this.sink = sink;
         this.clock = b.clock;
         this.supervision = new Supervision(b.supervisor);
         this.limit = new InflightLimit(b.maxInflightBytes, b.whenFull, b.maxWait.toNanos());
         this.run = Long.toString(b.random.nextLong() >>> 16, 36);
+        this.connections = b.connections(sink);
+        this.chooser = b.chooser();
+        this.changes = b.changes;
+        this.seal = SealPolicy.of(sink.batch());
         List<Integer> weights = new ArrayList<>();
         for (ShardSpec s : sink.shards()) {
             weights.add(s.weight());
@@ -145,13 +173,17 @@ public final class ClickHouseWriter implements BatchSink, AutoCloseable {
             throw new WriterException(
                     "the writer's state directory " + b.stateDir + ": " + e.getMessage(), e);
         }
-        Connections connections = b.connections(sink);
+        for (TableLayout l : layouts) {
+            open(l);
+        }
+        this.fixed = fixedTable(sink) != null ? tables.get(fixedTable(sink)) : null;
+        TableLayout first = fixed != null ? fixed.current() : null;
         this.shardWriters =
                 ShardWriters.create(
                         sink,
                         connections::inserter,
-                        layout.plan(),
-                        layout.outcomes(),
+                        first == null ? null : first.plan(),
+                        first == null ? null : first.outcomes(),
                         connections::trace,
                         unresolved,
                         splits,
@@ -160,21 +192,130 @@ public final class ClickHouseWriter implements BatchSink, AutoCloseable {
                         supervision,
                         clock,
                         b.random);
-        if (layout.shardKey() != null) {
+        if (first != null && first.shardKey() != null) {
             LongConsumer acquire = b.splitAcquire != null ? b.splitAcquire : limit::force;
             LongConsumer release = b.splitRelease != null ? b.splitRelease : limit::release;
-            shardWriters.keyed(layout.shardKey(), acquire, release);
+            shardWriters.keyed(first.shardKey(), acquire, release);
         }
-        SealPolicy seal = SealPolicy.of(sink.batch());
-        this.coalescer =
-                new Coalescer(
-                        () -> this.layout,
-                        seal.maxRows(),
-                        seal.maxBytes(),
-                        seal.lingerNanos(),
-                        this::gathered);
         shardWriters.start(
                 b.threadNamePrefix != null ? b.threadNamePrefix : "sluice-" + name + "-shard");
+        long interval = sink.schemaCheckInterval().toNanos();
+        if (interval > 0) {
+            checker = new Thread(() -> checkTables(interval), "sluice-" + name + "-schema-check");
+            checker.setDaemon(true);
+            checker.start();
+        } else {
+            checker = null;
+        }
+    }
+
+    /** The table of a sink whose every record goes to one table, or null. */
+    private static String fixedTable(SinkSpec sink) {
+        if (sink.table() == null || !sink.tables().isEmpty()) {
+            return null;
+        }
+        return sink.table().contains(TableRoute.TOPIC) ? null : sink.table();
+    }
+
+    /** Adds a described table (under the name its layout's sink gives it). */
+    private WriterTable open(TableLayout l) {
+        WriterTable t =
+                new WriterTable(
+                        this,
+                        l,
+                        connections.forTable(l.table()),
+                        chooser,
+                        this::tableChanged,
+                        table ->
+                                new Coalescer(
+                                        seal.maxRows(),
+                                        seal.maxBytes(),
+                                        seal.lingerNanos(),
+                                        (block, absent, members, reason) ->
+                                                gathered(table, block, absent, members, reason)));
+        tables.put(l.table(), t);
+        return t;
+    }
+
+    /**
+     * The table {@code table}, described now on every shard when the writer has not yet opened it.
+     *
+     * @throws WriterException when it cannot be written (the message says why)
+     */
+    private WriterTable table(String table) {
+        WriterTable t = tables.get(table);
+        if (t != null) {
+            return t;
+        }
+        synchronized (opening) {
+            t = tables.get(table);
+            if (t != null) {
+                return t;
+            }
+            checkOpen();
+            if (sink.shardBy() != null) {
+                throw new WriterException(
+                        "table "
+                                + table
+                                + ": a writer with a sharding key (shard_by) routes the rows of"
+                                + " the one table it was opened for; open a writer per table");
+            }
+            SinkSpec s = sink.toBuilder().table(table).tables(Map.of()).build();
+            return open(TableLayout.discover(s, connections.forTable(table), chooser));
+        }
+    }
+
+    /** The writer's own table, for the methods that name none. */
+    private WriterTable fixed() {
+        if (fixed == null) {
+            throw new IllegalStateException(
+                    "this writer has no table of its own"
+                            + (sink.table() != null || !sink.tables().isEmpty()
+                                    ? " (its tables are " + sink.route().describe() + ")"
+                                    : "")
+                            + ": name the table (newRows(table), layout(table))");
+        }
+        return fixed;
+    }
+
+    /** A table found altered: counted, and told to the listener. */
+    private void tableChanged(WriterTable t, List<String> what, boolean byCheck) {
+        (byCheck ? metrics.tableChangesByCheck : metrics.tableChangesByRefusal).inc();
+        changes.accept(
+                "table "
+                        + t.table()
+                        + " changed while data flowed ("
+                        + (what.isEmpty()
+                                ? "its columns as the writer sends them"
+                                : String.join(", ", what))
+                        + "; noticed by "
+                        + (byCheck
+                                ? "the look at its columns every "
+                                        + human(sink.schemaCheckInterval())
+                                : "the server refusing an INSERT made for it as it was")
+                        + "): rows from now on have its new columns; rows staged before are"
+                        + " re-encoded for it");
+    }
+
+    private static String human(Duration d) {
+        return d.toMillis() % 1000 == 0 ? d.toSeconds() + " s" : d.toMillis() + " ms";
+    }
+
+    /** The periodic look at every open table's columns, until the writer is closed. */
+    private void checkTables(long intervalNanos) {
+        while (!closed) {
+            try {
+                TimeUnit.NANOSECONDS.sleep(intervalNanos);
+            } catch (InterruptedException e) {
+                return;
+            }
+            for (WriterTable t : tables.values()) {
+                if (closed) {
+                    return;
+                }
+                t.check();
+            }
+        }
     }
 
     /**
@@ -184,23 +325,18 @@ public final class ClickHouseWriter implements BatchSink, AutoCloseable {
      */
     public static Builder builder(String url, String table) {
         return new Builder(
-                new SinkSpec(
-                        List.of(new ShardSpec(List.of(url), ConfigDefaults.SHARD_WEIGHT)),
-                        table,
-                        new BatchSpec(
-                                ConfigDefaults.BATCH_MAX_ROWS,
-                                ConfigDefaults.BATCH_MAX_BYTES,
-                                ConfigDefaults.BATCH_LINGER),
-                        ConfigDefaults.INFLIGHT_PER_SHARD,
-                        ConfigDefaults.COMPRESSION,
-                        false,
-                        false,
-                        Map.of(),
-                        ConfigDefaults.RETRY,
-                        null,
-                        ConfigDefaults.OUTCOME_TIMEOUT,
-                        null,
-                        null));
+                SinkSpec.builder(
+                                List.of(new ShardSpec(List.of(url), ConfigDefaults.SHARD_WEIGHT)),
+                                table)
+                        .build());
+    }
+
+    /**
+     * A writer of tables on the server at {@code url} without one of its own: rows go to the table
+     * {@link #newRows(String)} names.
+     */
+    public static Builder builder(String url) {
+        return builder(url, null);
     }
 
     /**
@@ -211,30 +347,85 @@ public final class ClickHouseWriter implements BatchSink, AutoCloseable {
         return new Builder(sink);
     }
 
-    /** The table and columns this writer sends, and what it decided about them. */
+    /**
+     * The writer's own table and the columns it sends, as last described, and what it decided about
+     * them.
+     *
+     * @throws IllegalStateException when the writer has no table of its own
+     */
     public TableLayout layout() {
-        return layout;
+        return fixed().current();
     }
 
     /**
-     * What the writer decided at opening, one line each: whether a batch sent again is dropped by
-     * the table, which DEFAULTs it computes, pre-sorting, partition split, the sharding key.
+     * Table {@code table} and the columns the writer sends to it, as last described (opening it
+     * when the writer has not yet).
+     *
+     * @throws WriterException when it cannot be written
+     */
+    public TableLayout layout(String table) {
+        return table(table).current();
+    }
+
+    /**
+     * What the writer decided when it opened its tables, one line each: whether a batch sent again
+     * is dropped by the table, which DEFAULTs it computes, pre-sorting, partition split, the
+     * sharding key (prefixed with the table when it has several).
      */
     public List<String> notes() {
-        return layout.notes();
+        return perTable(TableLayout::notes);
     }
 
     /**
-     * Warnings at opening: the table cannot deduplicate (and what the writer does instead), a
-     * presort or partition split the table's keys do not allow.
+     * Warnings when it opened its tables: a table cannot deduplicate (and what the writer does
+     * instead), a presort or partition split the table's keys do not allow.
      */
     public List<String> warnings() {
-        return layout.warnings();
+        return perTable(TableLayout::warnings);
     }
 
-    /** Empty rows in this writer's layout, for one thread to fill and submit. */
+    private List<String> perTable(Function<TableLayout, List<String>> lines) {
+        if (fixed != null && tables.size() == 1) {
+            return lines.apply(fixed.current());
+        }
+        List<String> out = new ArrayList<>();
+        for (WriterTable t : tables.values()) {
+            for (String line : lines.apply(t.current())) {
+                out.add("table " + t.table() + ": " + line);
+            }
+        }
+        return List.copyOf(out);
+    }
+
+    /**
+     * Empty rows in the layout of the writer's own table, for one thread to fill and submit.
+     *
+     * @throws IllegalStateException when the writer has no table of its own
+     */
     public Rows newRows() {
-        return new Rows(layout);
+        return fixed().newRows();
+    }
+
+    /**
+     * Empty rows for table {@code table} ({@code [db.]table}), in its layout as last described: the
+     * writer opens the table the first time (describing it on every shard) and sends these rows
+     * there, in batches of that table.
+     *
+     * @throws WriterException when the table cannot be written (missing, no insertable column, a
+     *     shard that does not answer, ...)
+     */
+    public Rows newRows(String table) {
+        return table(table).newRows();
+    }
+
+    /**
+     * For the pipeline runtime: table {@code table} as the writer knows it now (opened the first
+     * time), for batches it stages itself.
+     *
+     * @throws WriterException when it cannot be written
+     */
+    public InsertTarget target(String table) {
+        return table(table);
     }
 
     /** Submits {@code rows} to be gathered with other submissions into the writer's batches. */
@@ -267,9 +458,10 @@ public final class ClickHouseWriter implements BatchSink, AutoCloseable {
      */
     public CompletableFuture<Written> submit(Rows rows, WriteOptions options) {
         Objects.requireNonNull(options, "options");
-        if (rows.layout() != layout) {
+        WriterTable table = rows.owner();
+        if (table.writer() != this) {
             throw new IllegalArgumentException(
-                    "these rows were made by another writer (" + rows.layout().table() + ")");
+                    "these rows were made by another writer (" + rows.table() + ")");
         }
         if (rows.rowOpen()) {
             throw new IllegalStateException(
@@ -287,7 +479,7 @@ public final class ClickHouseWriter implements BatchSink, AutoCloseable {
         try {
             checkOpen();
             if (options.token() == null) {
-                coalescer.add(rows, s);
+                table.coalescer().add(rows, s);
             } else {
                 String token = options.token();
                 String key = options.shardKey() != null ? options.shardKey() : token;
@@ -310,7 +502,8 @@ public final class ClickHouseWriter implements BatchSink, AutoCloseable {
                                 options.replayed(),
                                 SealReason.SUBMIT,
                                 now,
-                                bytes));
+                                bytes,
+                                table));
             }
         } catch (RuntimeException e) {
             pending.remove(s);
@@ -357,7 +550,9 @@ public final class ClickHouseWriter implements BatchSink, AutoCloseable {
     public void flush() throws InterruptedException {
         // taken before sealing: a batch sealed here may fail and settle before the copy
         List<Submission> awaited = new ArrayList<>(pending);
-        coalescer.seal(SealReason.FLUSH);
+        for (WriterTable t : tables.values()) {
+            t.coalescer().seal(SealReason.FLUSH);
+        }
         for (Submission s : awaited) {
             try {
                 s.completion.get();
@@ -398,7 +593,12 @@ public final class ClickHouseWriter implements BatchSink, AutoCloseable {
      */
     public void close(Duration timeout) {
         closed = true;
-        coalescer.close();
+        for (WriterTable t : tables.values()) {
+            t.coalescer().close();
+        }
+        if (checker != null) {
+            checker.interrupt();
+        }
         shardWriters.finish();
         long deadline = System.nanoTime() + timeout.toNanos();
         try {
@@ -465,7 +665,12 @@ public final class ClickHouseWriter implements BatchSink, AutoCloseable {
 
     private void checkOpen() {
         if (closed) {
-            throw new IllegalStateException("the writer into " + layout.table() + " is closed");
+            throw new IllegalStateException(
+                    "the writer into "
+                            + (sink.table() != null
+                                    ? sink.table()
+                                    : String.join(", ", tables.keySet()))
+                            + " is closed");
         }
     }
 
@@ -482,9 +687,13 @@ public final class ClickHouseWriter implements BatchSink, AutoCloseable {
         limit.release(s.bytes);
     }
 
-    /** A batch the coalescer sealed: to the shard its token hashes to. */
+    /** A batch a table's coalescer sealed: to the shard its token hashes to. */
     private void gathered(
-            Block block, AbsentRows absent, List<Submission> members, SealReason reason) {
+            WriterTable table,
+            Block block,
+            AbsentRows absent,
+            List<Submission> members,
+            SealReason reason) {
         String token = name + "@" + run + "/c" + sequence.incrementAndGet();
         long bytes = 0;
         for (Submission m : members) {
@@ -496,13 +705,20 @@ public final class ClickHouseWriter implements BatchSink, AutoCloseable {
                         new Submission.Gathered(members),
                         block,
                         absent,
-                        "rows of " + members.size() + " submissions (token " + token + ")",
+                        "rows of "
+                                + members.size()
+                                + " submissions to "
+                                + table.table()
+                                + " (token "
+                                + token
+                                + ")",
                         router.shardFor(token, 0),
                         token,
                         false,
                         reason,
                         clock.currentTimeMillis() / 1000,
-                        bytes));
+                        bytes,
+                        table));
     }
 
     /** How writer threads learn that queued batches must be abandoned, and report failures. */
@@ -601,7 +817,8 @@ public final class ClickHouseWriter implements BatchSink, AutoCloseable {
         private Connections connections;
         private Clock clock = Clock.SYSTEM;
         private Random random = new Random();
-        private TableLayout layout;
+        private final List<TableLayout> layouts = new ArrayList<>();
+        private Consumer<String> changes = line -> {};
         private Metrics metrics;
         private SinkSupervisor supervisor;
         private UnresolvedInserts unresolved;
@@ -644,52 +861,52 @@ public final class ClickHouseWriter implements BatchSink, AutoCloseable {
          * (a {@code clickhouse://} URL).
          */
         public Builder cluster(String cluster) {
-            return spec(with(sink, s -> s.cluster = cluster));
+            return spec(sink.toBuilder().cluster(cluster).build());
         }
 
         /** Gathered batches are sealed at whichever comes first. */
         public Builder batch(int maxRows, long maxBytes, Duration linger) {
-            return spec(with(sink, s -> s.batch = new BatchSpec(maxRows, maxBytes, linger)));
+            return spec(sink.toBuilder().batch(new BatchSpec(maxRows, maxBytes, linger)).build());
         }
 
         /** INSERTs running at once per shard, each on its own connection. */
         public Builder inflightPerShard(int n) {
-            return spec(with(sink, s -> s.inflightPerShard = n));
+            return spec(sink.toBuilder().inflightPerShard(n).build());
         }
 
         /** {@code lz4} (default), {@code zstd}, {@code zstd:LEVEL} or {@code none}. */
         public Builder compression(String compression) {
-            return spec(with(sink, s -> s.compression = compression));
+            return spec(sink.toBuilder().compression(compression).build());
         }
 
         /** Sorts each batch by the table's sorting key before sending it (docs/presort.md). */
         public Builder presort(boolean on) {
-            return spec(with(sink, s -> s.presort = on));
+            return spec(sink.toBuilder().presort(on).build());
         }
 
         /** Splits each batch by the table's partition key, one INSERT per partition. */
         public Builder partitionSplit(boolean on) {
-            return spec(with(sink, s -> s.partitionSplit = on));
+            return spec(sink.toBuilder().partitionSplit(on).build());
         }
 
         /** ClickHouse settings sent with every INSERT. */
         public Builder settings(Map<String, String> settings) {
-            return spec(with(sink, s -> s.settings = Map.copyOf(settings)));
+            return spec(sink.toBuilder().settings(settings).build());
         }
 
         /** Backoff between retry rounds and the attempts a batch may have (0: unlimited). */
         public Builder retry(RetrySpec retry) {
-            return spec(with(sink, s -> s.retry = retry));
+            return spec(sink.toBuilder().retry(retry).build());
         }
 
         /** What to do when the server cannot tell whether it wrote an interrupted INSERT. */
         public Builder onUnknownOutcome(OnUnknownOutcome policy) {
-            return spec(with(sink, s -> s.onUnknownOutcome = policy));
+            return spec(sink.toBuilder().onUnknownOutcome(policy).build());
         }
 
         /** How long an interrupted INSERT is looked up before its outcome counts as unknown. */
         public Builder outcomeTimeout(Duration timeout) {
-            return spec(with(sink, s -> s.outcomeTimeout = timeout));
+            return spec(sink.toBuilder().outcomeTimeout(timeout).build());
         }
 
         /**
@@ -697,7 +914,25 @@ public final class ClickHouseWriter implements BatchSink, AutoCloseable {
          * ({@code intHash32(tenant)}, ...).
          */
         public Builder shardBy(String expression) {
-            return spec(with(sink, s -> s.shardBy = expression));
+            return spec(sink.toBuilder().shardBy(expression).build());
+        }
+
+        /**
+         * How often each table's columns are looked at, to notice an {@code ALTER TABLE} while data
+         * flows that no INSERT is refused for (an added column); {@link Duration#ZERO}: only a
+         * refused INSERT notices a change. Default 30 s.
+         */
+        public Builder schemaCheckInterval(Duration interval) {
+            return spec(sink.toBuilder().schemaCheckInterval(interval).build());
+        }
+
+        /**
+         * Told, one line each, when a table was found altered and described again (what changed,
+         * how it was noticed).
+         */
+        public Builder changes(Consumer<String> listener) {
+            this.changes = Objects.requireNonNull(listener, "listener");
+            return this;
         }
 
         /** Bytes of submitted rows that may be unacknowledged at once (default: no limit). */
@@ -745,9 +980,12 @@ public final class ClickHouseWriter implements BatchSink, AutoCloseable {
             return this;
         }
 
-        /** For the pipeline runtime: a layout it discovered itself (nothing is asked again). */
+        /**
+         * For the pipeline runtime: a table it described itself (nothing is asked again at
+         * opening); several for a sink with several tables.
+         */
         public Builder layout(TableLayout layout) {
-            this.layout = layout;
+            this.layouts.add(Objects.requireNonNull(layout, "layout"));
             return this;
         }
 
@@ -831,7 +1069,7 @@ public final class ClickHouseWriter implements BatchSink, AutoCloseable {
             SinkSpec s = sink;
             SealPolicy.of(s.batch());
             new Backoff(s.retry(), random);
-            if (layout == null && s.cluster() != null) {
+            if (layouts.isEmpty() && s.cluster() != null) {
                 String url = s.shards().get(0).replicas().get(0);
                 try {
                     s =
@@ -844,19 +1082,40 @@ public final class ClickHouseWriter implements BatchSink, AutoCloseable {
                     throw new WriterException("cluster " + s.cluster() + ": " + e.getMessage(), e);
                 }
             }
-            TableLayout l = layout;
-            if (l == null) {
-                Function<TableSchema, TargetColumns> pick =
-                        chooser != null
-                                ? chooser
-                                : columns != null
-                                        ? t -> TableLayout.namedColumns(t, columns)
-                                        : TableLayout::allColumns;
-                l = TableLayout.discover(s, connections(s), pick);
-            } else {
-                s = l.sink();
+            if (s.table() != null || !s.tables().isEmpty()) {
+                TableRoute route;
+                try {
+                    route = s.route();
+                } catch (IllegalArgumentException e) {
+                    throw new WriterException("sink.clickhouse: " + e.getMessage(), e);
+                }
+                if (route.byTopic() && s.shardBy() != null) {
+                    throw new WriterException(
+                            "sink.clickhouse.shard_by routes the rows of one table; tables chosen"
+                                    + " by topic ("
+                                    + route.describe()
+                                    + ") cannot have a sharding key yet");
+                }
             }
-            return new ClickHouseWriter(this, s, l);
+            List<TableLayout> known = new ArrayList<>(layouts);
+            if (!known.isEmpty()) {
+                s = s.withShards(known.get(0).sink().shards());
+            } else if (s.table() != null || !s.tables().isEmpty()) {
+                for (String table : s.route().knownTables()) {
+                    SinkSpec one = s.toBuilder().table(table).tables(Map.of()).build();
+                    known.add(TableLayout.discover(one, connections(s).forTable(table), chooser()));
+                }
+            }
+            return new ClickHouseWriter(this, s, known);
+        }
+
+        /** How the columns are chosen from a table: as given, or every insertable one. */
+        Function<TableSchema, TargetColumns> chooser() {
+            return chooser != null
+                    ? chooser
+                    : columns != null
+                            ? t -> TableLayout.namedColumns(t, columns)
+                            : TableLayout::allColumns;
         }
 
         private Connections connections(SinkSpec s) {
@@ -866,63 +1125,6 @@ public final class ClickHouseWriter implements BatchSink, AutoCloseable {
         private Builder spec(SinkSpec s) {
             this.sink = s;
             return this;
-        }
-
-        /** A copy of {@code s} with {@code change} applied to its fields. */
-        private static SinkSpec with(SinkSpec s, java.util.function.Consumer<Fields> change) {
-            Fields f = new Fields(s);
-            change.accept(f);
-            return f.build();
-        }
-
-        /** The fields of a {@link SinkSpec}, to change one. */
-        private static final class Fields {
-            List<ShardSpec> shards;
-            String table;
-            BatchSpec batch;
-            int inflightPerShard;
-            String compression;
-            boolean presort;
-            boolean partitionSplit;
-            Map<String, String> settings;
-            RetrySpec retry;
-            OnUnknownOutcome onUnknownOutcome;
-            Duration outcomeTimeout;
-            String shardBy;
-            String cluster;
-
-            Fields(SinkSpec s) {
-                shards = s.shards();
-                table = s.table();
-                batch = s.batch();
-                inflightPerShard = s.inflightPerShard();
-                compression = s.compression();
-                presort = s.presort();
-                partitionSplit = s.partitionSplit();
-                settings = s.settings();
-                retry = s.retry();
-                onUnknownOutcome = s.onUnknownOutcome();
-                outcomeTimeout = s.outcomeTimeout();
-                shardBy = s.shardBy();
-                cluster = s.cluster();
-            }
-
-            SinkSpec build() {
-                return new PipelineSpec.SinkSpec(
-                        shards,
-                        table,
-                        batch,
-                        inflightPerShard,
-                        compression,
-                        presort,
-                        partitionSplit,
-                        settings,
-                        retry,
-                        onUnknownOutcome,
-                        outcomeTimeout,
-                        shardBy,
-                        cluster);
-            }
         }
     }
 }

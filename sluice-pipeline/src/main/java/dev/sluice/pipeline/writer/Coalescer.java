@@ -13,7 +13,9 @@ import java.util.concurrent.TimeUnit;
  * {@code batch.max_bytes} bytes, {@code batch.linger} after its first rows (by a thread of its own,
  * started with the first submission), or by {@link #seal}. Each sealed batch gets the token {@code
  * <writer>@<run>/c<n>}: a retry of it is dropped by a deduplicating table, a later process's rows
- * never are. Thread-safe: submitters append under its lock.
+ * never are. One per table of the writer; a batch holds rows of one layout of it (rows made before
+ * the table was altered seal the rows gathered after, and the other way round). Thread-safe:
+ * submitters append under its lock.
  */
 final class Coalescer implements AutoCloseable {
     /** Takes a sealed batch: its block, marks, members and why it was sealed. */
@@ -21,25 +23,19 @@ final class Coalescer implements AutoCloseable {
         void sealed(Block block, AbsentRows absent, List<Submission> members, SealReason reason);
     }
 
-    private final Layouts layouts;
     private final int maxRows;
     private final long maxBytes;
     private final long lingerNanos;
     private final Sink sink;
     private Block block;
     private AbsentRows absent;
+    private TableLayout blockLayout;
     private List<Submission> members = new ArrayList<>();
     private long firstNanos;
     private Thread linger;
     private boolean closed;
 
-    /** Where the open batch gets its columns: the writer's current layout. */
-    interface Layouts {
-        TableLayout layout();
-    }
-
-    Coalescer(Layouts layouts, int maxRows, long maxBytes, long lingerNanos, Sink sink) {
-        this.layouts = layouts;
+    Coalescer(int maxRows, long maxBytes, long lingerNanos, Sink sink) {
         this.maxRows = maxRows;
         this.maxBytes = maxBytes;
         this.lingerNanos = lingerNanos;
@@ -51,8 +47,12 @@ final class Coalescer implements AutoCloseable {
         if (closed) {
             throw new IllegalStateException("the writer is closed");
         }
+        if (block != null && rows.layout() != blockLayout) {
+            sealLocked(SealReason.TABLE_CHANGED); // one layout per batch
+        }
         if (block == null) {
-            block = layouts.layout().columns().newBlock();
+            blockLayout = rows.layout();
+            block = blockLayout.columns().newBlock();
             absent = new AbsentRows(block.columnCount());
             firstNanos = System.nanoTime();
             startLinger();
@@ -100,6 +100,7 @@ final class Coalescer implements AutoCloseable {
         List<Submission> m = members;
         block = null;
         absent = null;
+        blockLayout = null;
         members = new ArrayList<>();
         sink.sealed(b, a, m, reason);
     }

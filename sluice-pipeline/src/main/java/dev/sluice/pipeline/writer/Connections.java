@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.time.LocalDate;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 
 /**
  * How a {@link ClickHouseWriter} reaches the servers of its shards. {@link #of(SinkSpec)} opens
@@ -42,6 +43,25 @@ public interface Connections {
     QueryTrace trace(
             String url, String prefix, LocalDate since, Duration timeout, QueryLogging logging);
 
+    /**
+     * The rows {@code sql} selects on the server at {@code url}, over a connection of its own: the
+     * writer's periodic look at its tables' columns.
+     *
+     * @throws UnsupportedOperationException when these connections cannot run queries (a fake)
+     */
+    default List<List<Object>> queryRows(String url, String sql) {
+        throw new UnsupportedOperationException("these connections do not run queries");
+    }
+
+    /**
+     * The same servers, describing {@code table} instead ({@link #describe}): a writer serving
+     * several tables asks for each. By default the very same connections, for implementations whose
+     * {@link #describe} does not depend on a table.
+     */
+    default Connections forTable(String table) {
+        return this;
+    }
+
     /** Connections over each URL's own transport, with {@code sink}'s compression and settings. */
     static Connections of(SinkSpec sink) {
         return new Connections() {
@@ -62,6 +82,18 @@ public interface Connections {
                 try (ClickHouseClient c = ClickHouseClient.open(config(url, sink))) {
                     return c.queryRows(ClusterShards.query(cluster));
                 }
+            }
+
+            @Override
+            public List<List<Object>> queryRows(String url, String sql) {
+                try (ClickHouseClient c = ClickHouseClient.open(config(url, sink))) {
+                    return c.queryRows(sql);
+                }
+            }
+
+            @Override
+            public Connections forTable(String table) {
+                return Connections.of(sink.toBuilder().table(table).tables(Map.of()).build());
             }
 
             @Override

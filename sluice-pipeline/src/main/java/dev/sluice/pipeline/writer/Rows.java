@@ -28,8 +28,13 @@ import java.util.Map;
  *
  * <p>Not thread-safe: one per thread. After a submit, leave the rows alone until the submission's
  * completion is done; then {@link #clear()} and fill them again (their buffers are reused).
+ *
+ * <p>Rows keep the layout they were made in. When the table is altered meanwhile, rows of the older
+ * layout are still taken: the writer re-encodes them for the table as it is (docs/writer.md,
+ * "Tables that change"); rows made after the writer noticed the change have the new columns.
  */
 public final class Rows {
+    private final WriterTable table;
     private final TableLayout layout;
     private final Block block;
     private final AbsentRows absent;
@@ -38,7 +43,8 @@ public final class Rows {
     private final List<String> names;
     private int rows;
 
-    Rows(TableLayout layout) {
+    Rows(WriterTable table, TableLayout layout) {
+        this.table = table;
         this.layout = layout;
         TargetColumns columns = layout.columns();
         this.block = columns.newBlock();
@@ -185,8 +191,17 @@ public final class Rows {
         rows = 0;
     }
 
+    /** The table the rows are for, as {@link ClickHouseWriter#newRows(String)} named it. */
+    public String table() {
+        return table.table();
+    }
+
     TableLayout layout() {
         return layout;
+    }
+
+    WriterTable owner() {
+        return table;
     }
 
     Block block() {

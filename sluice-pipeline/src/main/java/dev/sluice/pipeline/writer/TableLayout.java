@@ -83,7 +83,7 @@ public final class TableLayout {
         for (int s = 1; s < tables.size(); s++) {
             String diff = difference(schema, tables.get(s).schema());
             if (diff != null) {
-                throw new WriterException(
+                throw new ShardsDisagree(
                         "the table differs between shard 0 and shard " + s + ": " + diff);
             }
         }
@@ -113,6 +113,16 @@ public final class TableLayout {
                 warnings,
                 notes,
                 shardNote.isEmpty() ? null : shardNote.get(0));
+    }
+
+    /**
+     * The shards describe the table differently: an error at start-up; while data flows, what an
+     * {@code ALTER ... ON CLUSTER} looks like until it has run on every shard.
+     */
+    static final class ShardsDisagree extends WriterException {
+        ShardsDisagree(String message) {
+            super(message);
+        }
     }
 
     /** Every insertable column of the table: the default choice. */

@@ -55,6 +55,10 @@ final class ThreadHarness {
     LocalCheckpoints checkpoints;
 
     List<Transform> transforms = List.of();
+
+    /** The tables and lanes of a thread that follows them; null: one decoder for every record. */
+    Lanes lanes;
+
     InflightBudget budget;
     Metrics metrics;
     PipelineThread thread;
@@ -120,12 +124,19 @@ final class ThreadHarness {
                         grain,
                         warnings::add);
         thread =
-                new PipelineThread(
-                        context,
-                        source,
-                        new TestDecoder(columns, inputs),
-                        transforms,
-                        new BlockPool(columns));
+                lanes != null
+                        ? new PipelineThread(
+                                context,
+                                source,
+                                lanes,
+                                null,
+                                new BlockPool(null, 0, budget::release))
+                        : new PipelineThread(
+                                context,
+                                source,
+                                new TestDecoder(columns, inputs),
+                                transforms,
+                                new BlockPool(columns));
         return this;
     }
 

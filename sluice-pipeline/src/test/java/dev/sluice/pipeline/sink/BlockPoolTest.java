@@ -8,6 +8,8 @@ import dev.sluice.clickhouse.column.StringColumn;
 import dev.sluice.clickhouse.schema.TableSchema;
 import dev.sluice.pipeline.decode.TargetColumns;
 import dev.sluice.pipeline.testing.Tables;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class BlockPoolTest {
@@ -60,5 +62,34 @@ class BlockPoolTest {
         assertThat(again).isSameAs(first);
         assertThat(again.block().rows()).isZero();
         assertThat(stringCapacity(again.block())).isEqualTo(grown);
+    }
+
+    @Test
+    void buffersOfEachLayoutArePooledApartAndARetiredLayoutsBytesAreReleased() {
+        TableSchema altered = Tables.table("t", "id UInt64", "payload String", "added UInt8");
+        TargetColumns after = new TargetColumns(altered, altered.insertableColumns());
+        List<Long> released = new ArrayList<>();
+        BlockPool pool = new BlockPool(columns, 0, released::add);
+        PooledBlock old1 = pool.take(columns, null);
+        PooledBlock old2 = pool.take(columns, null);
+        old1.accounted(100);
+        old2.accounted(200);
+        pool.give(old1); // pooled: its bytes stay with it
+        assertThat(pool.pooledBytes()).isEqualTo(100);
+        PooledBlock fresh = pool.take(after, null);
+        assertThat(fresh.block().columnCount()).isEqualTo(3);
+        assertThat(fresh).isNotSameAs(old1);
+
+        pool.retire(columns); // the table changed: the old layout's pooled buffers go
+        assertThat(released).containsExactly(100L);
+        assertThat(pool.pooledBytes()).isZero();
+        pool.give(old2); // in flight when it changed: dropped when it comes back
+        assertThat(released).containsExactly(100L, 200L);
+        assertThat(pool.pooledBytes()).isZero();
+
+        fresh.accounted(50);
+        pool.give(fresh);
+        assertThat(pool.take(after, null)).isSameAs(fresh);
+        assertThat(released).containsExactly(100L, 200L);
     }
 }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.clickhouse.client.ClickHouseException;
 import dev.sluice.clickhouse.client.ConnectionException;
+import dev.sluice.clickhouse.client.HeaderMismatchException;
 import dev.sluice.clickhouse.client.InsertOutcomeUnknownException;
 import dev.sluice.clickhouse.client.ProtocolException;
 import java.io.IOException;
@@ -85,17 +86,48 @@ class ErrorClassTest {
 
     @Test
     void whatWouldFailAgainIsFatal() {
-        // column, type, table, db, syntax, setting, readonly user, auth, access
-        for (int code : new int[] {16, 53, 60, 81, 62, 115, 164, 192, 193, 516, 497, 44}) {
+        // table, db, syntax, setting, readonly user, auth, access
+        for (int code : new int[] {60, 81, 62, 115, 164, 192, 193, 516, 497, 44}) {
             assertThat(ErrorClass.of(BatchSenderTest.serverError(code, "x")))
                     .as("code " + code)
                     .isEqualTo(ErrorClass.FATAL);
         }
         assertThat(ErrorClass.FATAL.retryable()).isFalse();
         assertThat(ErrorClass.FATAL.splits()).isFalse();
-        assertThat(ErrorClass.of(new ClickHouseException("header mismatch")))
+        assertThat(ErrorClass.of(new ClickHouseException("some client failure")))
                 .isEqualTo(ErrorClass.FATAL);
         assertThat(ErrorClass.of(new ProtocolException("garbage"))).isEqualTo(ErrorClass.FATAL);
         assertThat(ErrorClass.of(new IllegalStateException("bug"))).isEqualTo(ErrorClass.FATAL);
+    }
+
+    @Test
+    void columnsTheTableDoesNotHaveAsSentMayMeanAnAlteredTable() {
+        // no such column (a dropped one), no column in block, column counts, type mismatch
+        for (int code : new int[] {16, 8, 10, 20, 53}) {
+            RuntimeException e = BatchSenderTest.serverError(code, "x");
+            assertThat(ErrorClass.of(e)).as("code " + code).isEqualTo(ErrorClass.SCHEMA);
+            // once the table is known unchanged, they fail again unchanged: fatal, as before
+            assertThat(ErrorClass.unchanged(e)).as("code " + code).isEqualTo(ErrorClass.FATAL);
+        }
+        // 18.16 over HTTP reading a Native column as the table's (other) type, as measured
+        RuntimeException badCast =
+                BatchSenderTest.serverError(
+                        368,
+                        "Bad cast from type DB::ColumnVector<unsigned int> to"
+                                + " DB::ColumnVector<unsigned long>");
+        assertThat(ErrorClass.of(badCast)).isEqualTo(ErrorClass.SCHEMA);
+        assertThat(ErrorClass.unchanged(badCast)).isEqualTo(ErrorClass.SERVER);
+        // BAD_CAST for another reason is no sign of a changed table
+        assertThat(ErrorClass.of(BatchSenderTest.serverError(368, "Bad get: has UInt64")))
+                .isEqualTo(ErrorClass.SERVER);
+        // the native client's own comparison with the INSERT's header
+        HeaderMismatchException header =
+                new HeaderMismatchException(
+                        "INSERT INTO t: column v UInt32 does not match the table's v UInt64");
+        assertThat(ErrorClass.of(header)).isEqualTo(ErrorClass.SCHEMA);
+        assertThat(ErrorClass.unchanged(header)).isEqualTo(ErrorClass.FATAL);
+        assertThat(ErrorClass.SCHEMA.retryable()).isFalse();
+        assertThat(ErrorClass.SCHEMA.splits()).isFalse();
+        assertThat(ErrorClass.SCHEMA.brokeConnection()).isFalse();
     }
 }

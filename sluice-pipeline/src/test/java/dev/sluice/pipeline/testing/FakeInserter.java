@@ -52,6 +52,7 @@ public final class FakeInserter implements BlockInserter {
     private volatile int maxRows = Integer.MAX_VALUE;
     private volatile RuntimeException sizeError;
     private volatile Consumer<Insert> onInsert = i -> {};
+    private volatile Runnable onInterrupted = () -> {};
     private volatile boolean open = true;
     private int attempts;
 
@@ -143,6 +144,12 @@ public final class FakeInserter implements BlockInserter {
         return this;
     }
 
+    /** Called after an insert was interrupted ({@link #interruptNext}), on the writer's thread. */
+    public FakeInserter onInterrupted(Runnable action) {
+        this.onInterrupted = action;
+        return this;
+    }
+
     /** Called on each accepted insert, on the writer's thread. */
     public FakeInserter onInsert(Consumer<Insert> action) {
         this.onInsert = action;
@@ -200,6 +207,7 @@ public final class FakeInserter implements BlockInserter {
                 }
                 open = false;
             }
+            onInterrupted.run();
             throw new InsertOutcomeUnknownException(
                     queryId,
                     new ConnectionException("INSERT INTO " + table + ": no answer within 2000 ms"));

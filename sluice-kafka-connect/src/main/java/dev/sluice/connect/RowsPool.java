@@ -1,0 +1,51 @@
+package dev.sluice.connect;
+
+import dev.sluice.pipeline.writer.ClickHouseWriter;
+import dev.sluice.pipeline.writer.Rows;
+import java.util.ArrayDeque;
+import java.util.Deque;
+
+/**
+ * Emptied {@link Rows} of one table's writer, for the next batches: a batch's column buffers grow
+ * to its size once and are filled again after its completion (the writer's contract: {@code
+ * clear()} and refill once the completion is done), instead of every batch growing new buffers by
+ * doubling — garbage of about twice the batch's size, in arrays large enough to go straight to the
+ * old generation — and the collections that follow.
+ *
+ * <p>Keeps buffers that held at most {@code maxBytes} together (their rows' Native size when they
+ * were given back; a buffer's capacity may be up to twice that). Used from the task's thread only.
+ */
+final class RowsPool {
+    private final ClickHouseWriter writer;
+    private final long maxBytes;
+    private final Deque<Rows> free = new ArrayDeque<>();
+    private final Deque<Long> sizes = new ArrayDeque<>();
+    private long pooledBytes;
+
+    RowsPool(ClickHouseWriter writer, long maxBytes) {
+        this.writer = writer;
+        this.maxBytes = maxBytes;
+    }
+
+    /** Empty rows of the writer's layout: given back ones first. */
+    Rows take() {
+        Rows r = free.pollFirst();
+        if (r == null) {
+            return writer.newRows();
+        }
+        pooledBytes -= sizes.pollFirst();
+        return r;
+    }
+
+    /** {@code rows}, whose completion is done, for reuse (dropped when the pool is full). */
+    void giveBack(Rows rows) {
+        long bytes = rows.dataBytes();
+        if (pooledBytes + bytes > maxBytes) {
+            return;
+        }
+        rows.clear();
+        free.addFirst(rows); // the most recently used first: its buffers are the warmest
+        sizes.addFirst(bytes);
+        pooledBytes += bytes;
+    }
+}

@@ -1,0 +1,315 @@
+package dev.sluice.connect;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.sluice.clickhouse.client.BlockInserter;
+import dev.sluice.clickhouse.client.ServerInfo;
+import dev.sluice.clickhouse.schema.TableSchema;
+import dev.sluice.clickhouse.status.QueryLogging;
+import dev.sluice.clickhouse.status.QueryTrace;
+import dev.sluice.clickhouse.types.TypeParser;
+import dev.sluice.pipeline.writer.ClickHouseWriter;
+import dev.sluice.pipeline.writer.Connections;
+import dev.sluice.pipeline.writer.Rows;
+import dev.sluice.pipeline.writer.TargetTable;
+import dev.sluice.pipeline.writer.ValueException;
+import java.math.BigDecimal;
+import java.time.Duration;
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.apache.kafka.connect.data.Schema;
+import org.apache.kafka.connect.data.SchemaBuilder;
+import org.apache.kafka.connect.data.Struct;
+import org.apache.kafka.connect.errors.DataException;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@link RowFiller} against the writer's own path ({@code Rows.add}): the same values give the same
+ * rows, value by value, and the same errors — whichever way a value goes in. The writer describes a
+ * table given in code; nothing is sent.
+ */
+class RowFillerTest {
+    private static final List<String> COLUMNS =
+            List.of(
+                    "id UInt64",
+                    "name String",
+                    "amount Float64",
+                    "ts DateTime('UTC')",
+                    "note String",
+                    "n Nullable(Int32)",
+                    "small UInt8",
+                    "tag LowCardinality(String)",
+                    "day Date",
+                    "price Decimal(9, 2)");
+
+    private final ClickHouseWriter writer = writer();
+
+    @AfterEach
+    void close() {
+        writer.close();
+    }
+
+    private static ClickHouseWriter writer() {
+        List<TableSchema.Column> columns = new ArrayList<>();
+        for (String c : COLUMNS) {
+            int space = c.indexOf(' ');
+            String type = c.substring(space + 1);
+            columns.add(
+                    new TableSchema.Column(
+                            c.substring(0, space),
+                            type,
+                            TypeParser.parse(type),
+                            TableSchema.DefaultKind.NONE,
+                            ""));
+        }
+        TableSchema table = new TableSchema("test", "t", columns, "MergeTree", "id", "");
+        ServerInfo server = new ServerInfo("ClickHouse", 18, 16, 1, 54412, 54412, "UTC", "test");
+        return ClickHouseWriter.builder("clickhouse://nowhere:9000/test", "test.t")
+                .connections(
+                        new Connections() {
+                            @Override
+                            public BlockInserter inserter(String url) {
+                                throw new AssertionError("nothing is sent");
+                            }
+
+                            @Override
+                            public TargetTable describe(String url) {
+                                return new TargetTable(table, server);
+                            }
+
+                            @Override
+                            public List<List<Object>> clusterRows(String url, String cluster) {
+                                return List.of();
+                            }
+
+                            @Override
+                            public QueryTrace trace(
+                                    String url,
+                                    String prefix,
+                                    LocalDate since,
+                                    Duration timeout,
+                                    QueryLogging logging) {
+                                throw new AssertionError("nothing is looked up");
+                            }
+                        })
+                .build();
+    }
+
+    /** Every column's values, row by row. */
+    private static List<List<Object>> contents(Rows rows) {
+        List<List<Object>> out = new ArrayList<>();
+        for (int r = 0; r < rows.size(); r++) {
+            List<Object> row = new ArrayList<>();
+            for (int c = 0; c < rows.columnNames().size(); c++) {
+                row.add(rows.column(c).getObject(r));
+            }
+            out.add(row);
+        }
+        return out;
+    }
+
+    private static Map<String, Object> map(Object... kv) {
+        Map<String, Object> m = new HashMap<>();
+        for (int i = 0; i < kv.length; i += 2) {
+            m.put((String) kv[i], kv[i + 1]);
+        }
+        return m;
+    }
+
+    /** Values of every kind the fast paths take, and some they leave to the writer. */
+    private static List<Map<String, Object>> values() {
+        List<Map<String, Object>> out = new ArrayList<>();
+        out.add(
+                map(
+                        "id",
+                        1L,
+                        "name",
+                        "plain ascii",
+                        "amount",
+                        0.25,
+                        "ts",
+                        1_700_000_000L,
+                        "note",
+                        "é and 中 and 😀",
+                        "n",
+                        7,
+                        "small",
+                        200L,
+                        "tag",
+                        "a",
+                        "day",
+                        "2024-05-01",
+                        "price",
+                        new BigDecimal("12.34")));
+        out.add(
+                map(
+                        "id",
+                        2,
+                        "name",
+                        "\ud800 lone",
+                        "amount",
+                        3L,
+                        "ts",
+                        "2023-11-14 22:13:20",
+                        "n",
+                        null,
+                        "small",
+                        0,
+                        "tag",
+                        "",
+                        "day",
+                        19_000L,
+                        "price",
+                        1.5));
+        out.add(map("id", Long.MAX_VALUE, "name", "x".repeat(5000), "amount", 2, "note", null));
+        out.add(map("id", 4L, "name", "", "amount", -0.0, "ts", 0L, "n", Integer.MIN_VALUE));
+        out.add(map("id", 5L, "name", "tab\tand \"quote\"", "amount", Double.NaN));
+        return out;
+    }
+
+    @Test
+    void mapsFillTheSameRowsAsTheWritersOwnPath() {
+        Rows fast = writer.newRows();
+        Rows slow = writer.newRows();
+        RowFiller filler = new RowFiller(fast, false);
+        for (Map<String, Object> v : values()) {
+            filler.add(fast, v);
+            slow.add(v);
+        }
+        assertThat(fast.size()).isEqualTo(values().size());
+        assertThat(contents(fast)).isEqualTo(contents(slow));
+        assertThat(fast.dataBytes()).isEqualTo(slow.dataBytes());
+        assertThat(contents(fast).get(1).get(1))
+                .as("a lone surrogate as the writer writes it")
+                .isEqualTo("? lone");
+    }
+
+    @Test
+    void structsFillTheSameRowsAsTheirFieldsWould() {
+        Schema schema =
+                SchemaBuilder.struct()
+                        .field("id", Schema.INT64_SCHEMA)
+                        .field("name", Schema.STRING_SCHEMA)
+                        .field("amount", Schema.FLOAT64_SCHEMA)
+                        .field("n", Schema.OPTIONAL_INT32_SCHEMA)
+                        .field("note", Schema.OPTIONAL_STRING_SCHEMA)
+                        .build();
+        Rows fast = writer.newRows();
+        Rows slow = writer.newRows();
+        RowFiller filler = new RowFiller(fast, false);
+        for (int i = 0; i < 3; i++) {
+            Struct s =
+                    new Struct(schema)
+                            .put("id", (long) i)
+                            .put("name", "name " + i)
+                            .put("amount", i * 1.5)
+                            .put("n", i == 1 ? null : i)
+                            .put("note", i == 2 ? "ü" : null);
+            filler.add(fast, s);
+            slow.add(RecordValues.fields(s));
+        }
+        assertThat(contents(fast)).isEqualTo(contents(slow));
+    }
+
+    @Test
+    void aValueAColumnRefusesIsTheWritersErrorAndLeavesNoPartOfTheRow() {
+        Rows rows = writer.newRows();
+        RowFiller filler = new RowFiller(rows, false);
+        filler.add(rows, map("id", 1L, "name", "kept"));
+        for (Map<String, Object> bad :
+                List.of(
+                        map("id", 2L, "name", "x", "small", 256L),
+                        map("id", 3L, "name", "x", "small", -1),
+                        map("id", 4L, "name", "x", "amount", "not a number"),
+                        map("id", -5L, "name", "x"))) {
+            Rows slow = writer.newRows();
+            slow.add(map("id", 1L, "name", "kept")); // the same row number in the message
+            Throwable expected = catchThrowable(() -> slow.add(bad));
+            assertThat(expected)
+                    .as("the writer refuses %s", bad)
+                    .isInstanceOf(ValueException.class);
+            assertThatThrownBy(() -> filler.add(rows, bad))
+                    .isInstanceOf(ValueException.class)
+                    .hasMessage(expected.getMessage());
+            assertThat(rows.size()).isEqualTo(1);
+        }
+        filler.add(rows, map("id", 6L, "name", "after"));
+        assertThat(contents(rows)).extracting(r -> r.get(1)).containsExactly("kept", "after");
+    }
+
+    private static Throwable catchThrowable(Runnable r) {
+        try {
+            r.run();
+            return null;
+        } catch (RuntimeException e) {
+            return e;
+        }
+    }
+
+    @Test
+    void aFieldWithoutAColumnIsRefusedNamingItOrDroppedWhenIgnored() {
+        Rows rows = writer.newRows();
+        Map<String, Object> v = map("id", 1L, "colour", "red");
+        assertThatThrownBy(() -> new RowFiller(rows, false).add(rows, v))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("colour")
+                .hasMessageContaining("test.t");
+        assertThat(rows.size()).isZero();
+        new RowFiller(rows, true).add(rows, v);
+        assertThat(contents(rows).get(0).get(0)).isEqualTo(1L);
+
+        Schema schema =
+                SchemaBuilder.struct()
+                        .field("id", Schema.INT64_SCHEMA)
+                        .field("colour", Schema.STRING_SCHEMA)
+                        .build();
+        Struct s = new Struct(schema).put("id", 2L).put("colour", "blue");
+        assertThatThrownBy(() -> new RowFiller(rows, false).add(rows, s))
+                .hasMessageContaining("colour");
+        new RowFiller(rows, true).add(rows, s);
+        assertThat(rows.size()).isEqualTo(2);
+    }
+
+    @Test
+    void valuesThatAreNoRowAreRefusedSayingWhatTheyAre() {
+        Rows rows = writer.newRows();
+        RowFiller filler = new RowFiller(rows, true);
+        assertThatThrownBy(() -> filler.add(rows, null))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("tombstone");
+        assertThatThrownBy(() -> filler.add(rows, "text"))
+                .isInstanceOf(DataException.class)
+                .hasMessageContaining("not a String");
+        Map<Object, Object> numbered = new LinkedHashMap<>();
+        numbered.put(1, "x");
+        assertThatThrownBy(() -> filler.add(rows, numbered))
+                .isInstanceOf(DataException.class)
+                .hasMessageContaining("keys must be field names");
+        Map<Integer, String> sorted = new TreeMap<>(Map.of(1, "x"));
+        assertThatThrownBy(() -> filler.add(rows, sorted))
+                .isInstanceOf(DataException.class)
+                .hasMessageContaining("keys must be field names");
+        assertThat(rows.size()).isZero();
+    }
+
+    @Test
+    void thePoolHandsBackEmptiedRowsWithinItsBytes() {
+        RowsPool pool = new RowsPool(writer, 1_000);
+        Rows a = pool.take();
+        a.set("id", 1L).set("name", "x".repeat(100)).endRow();
+        pool.giveBack(a);
+        Rows b = pool.take();
+        assertThat(b).as("reused").isSameAs(a);
+        assertThat(b.size()).isZero();
+        b.set("id", 1L).set("name", "x".repeat(2_000)).endRow();
+        pool.giveBack(b); // more than the pool keeps
+        assertThat(pool.take()).isNotSameAs(b);
+    }
+}
