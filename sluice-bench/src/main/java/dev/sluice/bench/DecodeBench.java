@@ -9,7 +9,7 @@ import dev.sluice.pipeline.decode.RecordException;
 import dev.sluice.pipeline.decode.RowTarget;
 import dev.sluice.pipeline.decode.TargetColumns;
 import dev.sluice.pipeline.decode.json.JsonDecoder;
-import dev.sluice.pipeline.source.RecordBatch;
+import dev.sluice.pipeline.source.PolledRecords;
 import dev.sluice.pipeline.spec.PipelineSpec.DecodeSpec;
 import dev.sluice.pipeline.spec.PipelineSpec.Format;
 import dev.sluice.rigs.data.EventsData;
@@ -62,7 +62,7 @@ public class DecodeBench {
     public String input;
 
     private Decoder decoder;
-    private RecordBatch batch;
+    private PolledRecords batch;
     private Target target;
 
     /** A row target over one reusable block. */
@@ -155,8 +155,8 @@ public class DecodeBench {
     }
 
     /** One record per line, as the line framer would leave them. */
-    static RecordBatch batchOf(byte[] lines) {
-        RecordBatch b = new RecordBatch();
+    static PolledRecords batchOf(byte[] lines) {
+        PolledRecords b = new PolledRecords();
         b.data = lines;
         b.ensureRecordCapacity(RECORDS);
         int from = 0;

@@ -6,7 +6,7 @@ import dev.sluice.pipeline.decode.DecoderFactory;
 import dev.sluice.pipeline.decode.RecordException;
 import dev.sluice.pipeline.decode.RowTarget;
 import dev.sluice.pipeline.decode.TargetColumns;
-import dev.sluice.pipeline.source.RecordBatch;
+import dev.sluice.pipeline.source.PolledRecords;
 import dev.sluice.pipeline.spec.PipelineSpec.DecodeSpec;
 import dev.sluice.pipeline.spec.PipelineSpec.Format;
 import dev.sluice.pipeline.spec.PipelineSpec.TransformSpec;
@@ -66,7 +66,7 @@ public class TransformBench {
     private TransformChain chain;
     private ExpressionStage stage;
     private final int[] staged = new int[RANGE];
-    private RecordBatch batch;
+    private PolledRecords batch;
     private Block block;
     private final int[] row = new int[1];
     private RowTarget target;

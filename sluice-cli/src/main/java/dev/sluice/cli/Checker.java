@@ -14,7 +14,7 @@ import dev.sluice.pipeline.runtime.Factories;
 import dev.sluice.pipeline.runtime.SizingRule;
 import dev.sluice.pipeline.sink.InsertPlan;
 import dev.sluice.pipeline.sink.OutcomePolicy;
-import dev.sluice.pipeline.source.RecordBatch;
+import dev.sluice.pipeline.source.PolledRecords;
 import dev.sluice.pipeline.source.Source;
 import dev.sluice.pipeline.spec.PipelineSpec;
 import dev.sluice.pipeline.spec.PipelineSpec.Format;
@@ -253,7 +253,7 @@ final class Checker {
             throws Exception {
         Decoder decoder = factories.decoder(target);
         Block block = target.newBlock();
-        RecordBatch batch = new RecordBatch();
+        PolledRecords batch = new PolledRecords();
         int decoded = 0;
         int bad = 0;
         try (Source source = factories.source(0, 1, LocalCheckpoints.inMemory())) {

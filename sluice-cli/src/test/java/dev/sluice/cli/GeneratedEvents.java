@@ -9,7 +9,7 @@ import dev.sluice.pipeline.decode.DecoderFactory;
 import dev.sluice.pipeline.decode.RecordException;
 import dev.sluice.pipeline.decode.RowTarget;
 import dev.sluice.pipeline.decode.TargetColumns;
-import dev.sluice.pipeline.source.RecordBatch;
+import dev.sluice.pipeline.source.PolledRecords;
 import dev.sluice.pipeline.spec.PipelineSpec;
 import java.util.ArrayList;
 import java.util.List;
@@ -26,7 +26,7 @@ final class GeneratedEvents {
 
     private final Decoder decoder;
     private final Block block;
-    private final RecordBatch records = new RecordBatch();
+    private final PolledRecords records = new PolledRecords();
 
     /** The events of the generator source of pipeline configuration {@code yaml}. */
     GeneratedEvents(String yaml) {

@@ -1,7 +1,7 @@
 package dev.sluice.connect;
 
-import dev.sluice.pipeline.sink.Batch;
 import dev.sluice.pipeline.sink.RejectedRows;
+import dev.sluice.pipeline.sink.SealedBatch;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -39,7 +39,7 @@ final class RefusedRows implements RejectedRows {
     }
 
     @Override
-    public String reject(Batch.RowSource source, byte[] row, String reason) {
+    public String reject(SealedBatch.RowSource source, byte[] row, String reason) {
         SentBatch b = batches.get(source.partition());
         if (b == null) {
             // its partition was taken away: nothing of it is committed here, its next owner
@@ -61,7 +61,7 @@ final class RefusedRows implements RejectedRows {
             }
 
             @Override
-            public String reject(Batch.RowSource source, byte[] row, String reason) {
+            public String reject(SealedBatch.RowSource source, byte[] row, String reason) {
                 return reason;
             }
 

@@ -3,7 +3,7 @@ package dev.sluice.connect;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.sluice.pipeline.sink.Batch;
+import dev.sluice.pipeline.sink.SealedBatch;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -53,7 +53,7 @@ class RefusedRowsTest {
 
         assertThat(
                         refused.reject(
-                                new Batch.RowSource("events-0 offsets 10..14", 2),
+                                new SealedBatch.RowSource("events-0 offsets 10..14", 2),
                                 "{}".getBytes(),
                                 "ClickHouse error 6 (CANNOT_PARSE_TEXT): Cannot parse string"))
                 .isNull();
@@ -91,7 +91,9 @@ class RefusedRowsTest {
         SentBatch b = batch(records());
         refused.register(b);
         refused.unregister(b);
-        assertThat(refused.reject(new Batch.RowSource("events-0 offsets 10..14", 0), null, "x"))
+        assertThat(
+                        refused.reject(
+                                new SealedBatch.RowSource("events-0 offsets 10..14", 0), null, "x"))
                 .contains("no longer this task's");
         assertThat(b.refusals()).isZero();
     }
@@ -106,7 +108,7 @@ class RefusedRowsTest {
     void underToleranceNoneARefusedRowFailsTheBatchSayingHowToHaveItBisected() {
         var failing = RefusedRows.failing();
         assertThat(failing.bisects()).isFalse();
-        assertThat(failing.reject(new Batch.RowSource("d", 0), null, "why")).isEqualTo("why");
+        assertThat(failing.reject(new SealedBatch.RowSource("d", 0), null, "why")).isEqualTo("why");
         assertThat(failing.howToBisect())
                 .contains("nothing of it was written")
                 .contains("errors.tolerance=all");

@@ -2,7 +2,7 @@ package dev.sluice.kafka;
 
 import dev.sluice.pipeline.source.Checkpoint;
 import dev.sluice.pipeline.source.PartitionListener;
-import dev.sluice.pipeline.source.RecordBatch;
+import dev.sluice.pipeline.source.PolledRecords;
 import dev.sluice.pipeline.source.RecordMetadata;
 import dev.sluice.pipeline.source.Source;
 import dev.sluice.pipeline.time.Clock;
@@ -146,7 +146,7 @@ public final class KafkaSource implements Source {
     }
 
     @Override
-    public int poll(RecordBatch into, int maxRecords, long maxWaitNanos) throws IOException {
+    public int poll(PolledRecords into, int maxRecords, long maxWaitNanos) throws IOException {
         into.clear();
         into.source = "kafka";
         if (buffered.isEmpty()) {

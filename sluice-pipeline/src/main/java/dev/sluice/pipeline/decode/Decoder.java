@@ -1,6 +1,6 @@
 package dev.sluice.pipeline.decode;
 
-import dev.sluice.pipeline.source.RecordBatch;
+import dev.sluice.pipeline.source.PolledRecords;
 
 /**
  * Turns one raw record into one row of column values, appending straight into the block's column
@@ -25,14 +25,14 @@ public interface Decoder {
      * Reads a partition's header record, so that later records of that partition are mapped by
      * name. Called before any record of the partition.
      */
-    default void header(RecordBatch batch, int index) throws RecordException {}
+    default void header(PolledRecords records, int index) throws RecordException {}
 
     /** The target column indexes this decoder appends to, for every record. */
     int[] fedColumns();
 
     /**
-     * Appends one row for record {@code index} of {@code batch}: one value to each of {@link
+     * Appends one row for record {@code index} of {@code records}: one value to each of {@link
      * #fedColumns()} of {@code row.block()}.
      */
-    void decode(RecordBatch batch, int index, RowTarget row) throws RecordException;
+    void decode(PolledRecords records, int index, RowTarget row) throws RecordException;
 }

@@ -2,7 +2,7 @@ package dev.sluice.pipeline.decode;
 
 import dev.sluice.clickhouse.block.Block;
 import dev.sluice.clickhouse.column.Column;
-import dev.sluice.pipeline.source.RecordBatch;
+import dev.sluice.pipeline.source.PolledRecords;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -78,7 +78,7 @@ public abstract class DelimitedDecoder implements Decoder {
     }
 
     @Override
-    public final void header(RecordBatch batch, int index) throws RecordException {
+    public final void header(PolledRecords batch, int index) throws RecordException {
         if (fixed != null) {
             return; // a header line with an explicit column list is only skipped
         }
@@ -125,7 +125,7 @@ public abstract class DelimitedDecoder implements Decoder {
     }
 
     /** The layout for the batch's partition. */
-    protected final Layout layout(RecordBatch batch) throws RecordException {
+    protected final Layout layout(PolledRecords batch) throws RecordException {
         if (fixed != null) {
             return fixed;
         }

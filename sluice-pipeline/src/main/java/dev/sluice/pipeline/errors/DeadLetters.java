@@ -1,6 +1,6 @@
 package dev.sluice.pipeline.errors;
 
-import dev.sluice.pipeline.source.RecordBatch;
+import dev.sluice.pipeline.source.PolledRecords;
 import java.io.IOException;
 
 /**
@@ -11,7 +11,7 @@ import java.io.IOException;
  * are committed (property 1).
  */
 public interface DeadLetters extends AutoCloseable {
-    void write(RecordBatch batch, int index, String reason) throws IOException;
+    void write(PolledRecords batch, int index, String reason) throws IOException;
 
     /**
      * A row ClickHouse rejected for its content (docs/pipeline.md, "Server errors").

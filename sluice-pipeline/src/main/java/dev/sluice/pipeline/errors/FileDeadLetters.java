@@ -4,7 +4,7 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonParser;
 import dev.sluice.pipeline.decode.convert.Utf8;
-import dev.sluice.pipeline.source.RecordBatch;
+import dev.sluice.pipeline.source.PolledRecords;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -76,7 +76,8 @@ public final class FileDeadLetters implements DeadLetters {
     }
 
     @Override
-    public synchronized void write(RecordBatch batch, int index, String reason) throws IOException {
+    public synchronized void write(PolledRecords batch, int index, String reason)
+            throws IOException {
         byte[] d = batch.data;
         int start = batch.start[index];
         int len = batch.end[index] - start;

@@ -1,7 +1,7 @@
 package dev.sluice.pipeline.runtime;
 
 import dev.sluice.pipeline.errors.DeadLetters;
-import dev.sluice.pipeline.source.RecordBatch;
+import dev.sluice.pipeline.source.PolledRecords;
 import java.io.IOException;
 
 /**
@@ -18,7 +18,7 @@ final class DeadLetterLog implements AutoCloseable {
         this.out = out;
     }
 
-    synchronized void write(RecordBatch batch, int index, String reason) throws IOException {
+    synchronized void write(PolledRecords batch, int index, String reason) throws IOException {
         out.write(batch, index, reason);
         written++;
     }

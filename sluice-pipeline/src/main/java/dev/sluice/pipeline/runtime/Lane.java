@@ -4,7 +4,7 @@ import dev.sluice.pipeline.decode.Decoder;
 import dev.sluice.pipeline.decode.RecordException;
 import dev.sluice.pipeline.decode.TargetColumns;
 import dev.sluice.pipeline.sink.InsertTarget;
-import dev.sluice.pipeline.source.RecordBatch;
+import dev.sluice.pipeline.source.PolledRecords;
 import dev.sluice.pipeline.transform.ExpressionStage;
 import dev.sluice.pipeline.transform.Transform;
 import dev.sluice.pipeline.transform.TransformChain;
@@ -35,7 +35,7 @@ final class Lane {
     final ExpressionStage stage;
 
     /** The last header record its decoder read (a copy), for the decoder of the lane after it. */
-    private RecordBatch header;
+    private PolledRecords header;
 
     Lane(
             InsertTarget target,
@@ -57,7 +57,7 @@ final class Lane {
     }
 
     /** Reads a partition's header record into the decoder, keeping a copy of it. */
-    void header(RecordBatch batch, int index) throws RecordException {
+    void header(PolledRecords batch, int index) throws RecordException {
         decoder.header(batch, index);
         header = copy(batch, index);
     }
@@ -72,8 +72,8 @@ final class Lane {
         }
     }
 
-    private static RecordBatch copy(RecordBatch from, int i) {
-        RecordBatch to = new RecordBatch();
+    private static PolledRecords copy(PolledRecords from, int i) {
+        PolledRecords to = new PolledRecords();
         int len = from.end[i] - from.start[i];
         to.source = from.source;
         to.partition = from.partition;

@@ -1,7 +1,7 @@
 package dev.sluice.pipeline.runtime;
 
 import dev.sluice.pipeline.sink.InsertTarget;
-import dev.sluice.pipeline.source.RecordBatch;
+import dev.sluice.pipeline.source.PolledRecords;
 
 /**
  * The tables a pipeline's records go to and the lanes its threads decode them in: which table a
@@ -15,7 +15,7 @@ interface Lanes {
      *
      * @throws IllegalArgumentException naming why no table fits (a topic no route covers)
      */
-    String table(RecordBatch records);
+    String table(PolledRecords records);
 
     /**
      * The writer's table {@code table}, described the first time it is asked for.

@@ -3,7 +3,7 @@ package dev.sluice.pipeline.runtime;
 import dev.sluice.pipeline.checkpoint.CheckpointTracker;
 import dev.sluice.pipeline.checkpoint.LedgerEntry;
 import dev.sluice.pipeline.checkpoint.ReplayPlan;
-import dev.sluice.pipeline.sink.OpenBatch;
+import dev.sluice.pipeline.sink.BatchBuilder;
 import dev.sluice.pipeline.source.Checkpoint;
 import java.util.ArrayList;
 import java.util.List;
@@ -19,6 +19,14 @@ import java.util.List;
  * Owned by its pipeline thread.
  */
 final class PartitionState {
+    /**
+     * Sealed batches of one partition not yet behind its committed position, at most: their
+     * boundaries travel with every commit (Kafka keeps them in the offset's metadata, 4 KiB by
+     * default), so a partition with this many takes no more records until acknowledgements come
+     * back and a commit drops them.
+     */
+    static final int MAX_IN_FLIGHT_BATCHES = 64;
+
     final String name;
     final long epoch;
     final CheckpointTracker tracker;
@@ -30,17 +38,17 @@ final class PartitionState {
     /** Boundaries of sealed batches not yet behind the committed position, by first position. */
     private final List<LedgerEntry> inFlight;
 
-    OpenBatch open;
+    BatchBuilder open;
 
     /**
      * A replayed batch of several partitions' records complete for this partition, waiting for the
      * other partitions' parts (it is sent with them, whole, or alone if they cannot come).
      */
-    OpenBatch ready;
+    BatchBuilder ready;
 
     boolean ended;
 
-    /** How its records are decoded: the lane of its table ({@code PipelineThread.followTable}). */
+    /** How its records are decoded: the lane of its table ({@link PartitionLanes#follow}). */
     Lane lane;
 
     PartitionState(String name, long epoch, Checkpoint checkpoint, String defaultRun) {
@@ -75,6 +83,11 @@ final class PartitionState {
     /** How many sealed batches are not yet behind the committed position. */
     int inFlightBatches() {
         return inFlight.size();
+    }
+
+    /** True when the partition takes no more records until a commit drops acknowledged batches. */
+    boolean atCeiling() {
+        return inFlight.size() >= MAX_IN_FLIGHT_BATCHES;
     }
 
     /** The checkpoint to commit now: the tracker's position and the batches past it. */

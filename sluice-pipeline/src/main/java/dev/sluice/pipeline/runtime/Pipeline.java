@@ -7,17 +7,17 @@ import dev.sluice.pipeline.errors.ErrorPolicy;
 import dev.sluice.pipeline.metrics.Metrics;
 import dev.sluice.pipeline.metrics.Probes;
 import dev.sluice.pipeline.sink.Backoff;
-import dev.sluice.pipeline.sink.Batch;
 import dev.sluice.pipeline.sink.BlockPool;
 import dev.sluice.pipeline.sink.InsertTarget;
 import dev.sluice.pipeline.sink.OutcomeCheck;
 import dev.sluice.pipeline.sink.RetryReason;
 import dev.sluice.pipeline.sink.SealPolicy;
+import dev.sluice.pipeline.sink.SealedBatch;
 import dev.sluice.pipeline.sink.ShardRouter;
 import dev.sluice.pipeline.sink.SinkSupervisor;
 import dev.sluice.pipeline.sink.SplitInserts;
 import dev.sluice.pipeline.sink.UnresolvedInserts;
-import dev.sluice.pipeline.source.RecordBatch;
+import dev.sluice.pipeline.source.PolledRecords;
 import dev.sluice.pipeline.source.Source;
 import dev.sluice.pipeline.spec.PipelineSpec;
 import dev.sluice.pipeline.spec.PipelineSpec.ShardSpec;
@@ -220,8 +220,8 @@ public final class Pipeline implements AutoCloseable {
                 setup.shardKey() != null
                         ? List.of(1)
                         : spec.sink().shards().stream().map(ShardSpec::weight).toList();
-        SharedParts parts =
-                new SharedParts(
+        PipelineContext context =
+                new PipelineContext(
                         spec.name(),
                         checkpoints.run(),
                         SealPolicy.of(spec.sink().batch()),
@@ -249,7 +249,7 @@ public final class Pipeline implements AutoCloseable {
                 Lane first = route.single() ? lanes.lane(sink.target(route.fixed())) : null;
                 workers.add(
                         new PipelineThread(
-                                parts,
+                                context,
                                 source,
                                 lanes,
                                 first,
@@ -630,7 +630,7 @@ public final class Pipeline implements AutoCloseable {
         }
 
         @Override
-        public String table(RecordBatch records) {
+        public String table(PolledRecords records) {
             return route.table(records.meta == null ? null : records.meta.topic);
         }
 
@@ -661,7 +661,7 @@ public final class Pipeline implements AutoCloseable {
         }
 
         @Override
-        public void fatal(Batch batch, String message, Throwable cause) {
+        public void fatal(SealedBatch batch, String message, Throwable cause) {
             lifecycle.fail(new Failure(message, batch.partition(), null), true);
         }
     }

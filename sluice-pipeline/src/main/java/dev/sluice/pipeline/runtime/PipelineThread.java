@@ -1,47 +1,37 @@
 package dev.sluice.pipeline.runtime;
 
-import dev.sluice.clickhouse.block.Block;
-import dev.sluice.clickhouse.column.Column;
-import dev.sluice.clickhouse.column.ColumnValueException;
-import dev.sluice.pipeline.checkpoint.LedgerEntry;
-import dev.sluice.pipeline.checkpoint.ReplayPlan;
 import dev.sluice.pipeline.decode.Decoder;
-import dev.sluice.pipeline.decode.DecoderUnavailableException;
-import dev.sluice.pipeline.decode.RecordException;
-import dev.sluice.pipeline.sink.Batch;
-import dev.sluice.pipeline.sink.BatchOwner;
 import dev.sluice.pipeline.sink.BlockPool;
-import dev.sluice.pipeline.sink.DedupToken;
-import dev.sluice.pipeline.sink.OpenBatch;
 import dev.sluice.pipeline.sink.SealReason;
 import dev.sluice.pipeline.source.Checkpoint;
 import dev.sluice.pipeline.source.PartitionListener;
-import dev.sluice.pipeline.source.RecordBatch;
+import dev.sluice.pipeline.source.PolledRecords;
 import dev.sluice.pipeline.source.Source;
-import dev.sluice.pipeline.transform.ExpressionStage;
 import dev.sluice.pipeline.transform.Transform;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * One pipeline thread: polls its source, decodes and transforms records straight into the open
- * batch of their partition, seals batches, records their boundaries with the source and hands them
- * to the sink, takes back settled batches and commits what its trackers allow.
+ * One pipeline thread: the loop that ties its parts together. Each turn ({@link #runOnce()}) takes
+ * back the batches writers settled ({@link BatchHandoff}, through the {@link SettledInbox}), seals
+ * the batches whose linger is up ({@link BatchAccumulator}), polls its source and has the {@link
+ * RecordProcessor} decode and transform the records straight into the open batches of their
+ * partitions, hands the batches the turn sealed to the sink once their boundaries are recorded with
+ * the source, and commits what the partitions' trackers allow ({@link CommitCoordinator}). It
+ * returns how long the thread may park before the next turn (like Kafka's {@code Sender.runOnce});
+ * tests drive it with a manual clock instead of sleeping.
  *
- * <p>{@link #runOnce()} is one turn of the loop and returns how long the thread may park before the
- * next (like Kafka's {@code Sender.runOnce}); tests drive it with a manual clock instead of
- * sleeping. The thread never blocks on the sink: sealed batches go to an unbounded queue and the
- * budget pauses the source instead (property 3) — paused, not forgotten: the loop keeps calling
- * {@link Source#idle}, so a Kafka consumer stays in its group however long ClickHouse stalls, and
- * keeps taking back settled batches, which writers hand over without waiting (property 5).
+ * <p>The thread never blocks on the sink: sealed batches go to an unbounded queue and the budget
+ * ({@link BudgetAccount}) pauses the source instead (property 3) — paused, not forgotten: the loop
+ * keeps calling {@link Source#idle}, so a Kafka consumer stays in its group however long ClickHouse
+ * stalls, and keeps taking back settled batches, which writers hand over without waiting (property
+ * 5).
  *
  * <p>Partitions come and go through the {@link PartitionListener} the source calls from inside
  * {@code poll}/{@code idle}: an assigned partition starts at its checkpoint; a revoked one has its
@@ -49,30 +39,15 @@ import java.util.concurrent.locks.LockSupport;
  *
  * <p>A partition's records go to one table (its topic's, {@link Lanes}) and are decoded in that
  * table's {@link Lane}; when the writer found the table altered, the lane is made again for its new
- * columns once the batch open for the old ones is sealed ({@link #followTable}). Partitions read
+ * columns once the batch open for the old ones is sealed ({@link PartitionLanes}). Partitions read
  * side by side are gathered into one batch per table.
  */
-final class PipelineThread implements BatchOwner, PartitionListener, Runnable {
+final class PipelineThread implements PartitionListener, Runnable {
     static final int POLL_RECORDS = 4096;
     static final long MAX_WAIT_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
 
     /** The longest a paused thread waits in {@link Source#idle} at a time. */
     static final long IDLE_NANOS = TimeUnit.MILLISECONDS.toNanos(20);
-
-    /**
-     * Sealed batches of one partition not yet behind its committed position, at most: their
-     * boundaries travel with every commit (Kafka keeps them in the offset's metadata, 4 KiB by
-     * default), so a partition with this many takes no more records until acknowledgements come
-     * back and a commit drops them.
-     */
-    static final int MAX_IN_FLIGHT_PER_PARTITION = 64;
-
-    /**
-     * Rows staged for the expression transforms at most before they run over them (ADR 0010):
-     * enough for column-wise evaluation to pay, few enough that the computed columns' growth
-     * between two budget checks stays small.
-     */
-    static final int STAGED_ROWS = 1024;
 
     private enum State {
         /** Reading. */
@@ -84,70 +59,36 @@ final class PipelineThread implements BatchOwner, PartitionListener, Runnable {
         DONE
     }
 
-    private final SharedParts parts;
+    private final PipelineContext context;
     private final Source source;
+    private final BudgetAccount account;
+    private final SettledInbox inbox;
+    private final CommitCoordinator commits;
+    private final BatchHandoff handoff;
+    private final BatchAccumulator batches;
+    private final RecordProcessor processor;
+    private final PartitionLanes lanes;
 
-    /** The tables and their lanes; null when every partition takes {@link #fixedLane}. */
-    private final Lanes lanes;
-
-    /** The lane of every partition when {@link #lanes} is null. */
-    private final Lane fixedLane;
-
-    /** This thread's lane of each table, by table. */
-    private final Map<String, Lane> laneOf = new HashMap<>();
-
-    private final BlockPool blocks;
-
-    private final RecordBatch records = new RecordBatch();
     private final Map<String, PartitionState> partitions = new LinkedHashMap<>();
-    private final Map<String, Long> committed = new HashMap<>();
-    private final ConcurrentLinkedQueue<Batch> settled = new ConcurrentLinkedQueue<>();
-
-    /** Sealed batches whose boundaries are not yet committed with the source: not sent yet. */
-    private final List<Batch> unrecorded = new ArrayList<>();
-
-    private PartitionState current;
-    private final boolean combine;
-
-    /** Rows and data bytes of the open batches a round would gather (not replays). */
-    private int roundRows;
-
-    private long roundBytes;
-
-    /** The {@code now()} of the batches of the round being gathered (not replays), or -1. */
-    private long roundNowSeconds = -1;
-
-    /**
-     * Where the current partition's records are consumed to once its staged rows are flushed, or
-     * -1: a position never moves past a staged row (property 1).
-     */
-    private long consumedAfterFlush = -1;
 
     private boolean opened;
     private volatile boolean readToTheEnd;
     private long epochs;
-    private int cursor;
-    private boolean haveRecords;
-    private long readNanos;
     private State state = State.RUNNING;
     private boolean sourceExhausted;
     private boolean sourcePaused;
-    private int inFlight;
-    private long credit;
-    private long nextCommitNanos;
-    private volatile Thread thread;
     private volatile int pendingBatches;
     private volatile long oldestPendingNanos = Long.MAX_VALUE;
     private volatile int ownedPartitions;
 
     /** A thread whose every record is decoded by {@code decoder} into {@code blocks}' columns. */
     PipelineThread(
-            SharedParts parts,
+            PipelineContext context,
             Source source,
             Decoder decoder,
             List<Transform> transforms,
             BlockPool blocks) {
-        this(parts, source, null, new Lane(null, null, null, decoder, transforms), blocks);
+        this(context, source, null, new Lane(null, null, null, decoder, transforms), blocks);
     }
 
     /**
@@ -157,23 +98,28 @@ final class PipelineThread implements BatchOwner, PartitionListener, Runnable {
      * @param first the lane of the sink's one table, made at start-up (null when tables follow the
      *     records' topics)
      */
-    PipelineThread(SharedParts parts, Source source, Lanes lanes, Lane first, BlockPool blocks) {
-        this.parts = parts;
+    PipelineThread(
+            PipelineContext context, Source source, Lanes lanes, Lane first, BlockPool blocks) {
+        this.context = context;
         this.source = source;
-        this.lanes = lanes;
-        this.fixedLane = lanes == null ? first : null;
-        if (lanes != null && first != null) {
-            laneOf.put(first.target.table(), first);
-        }
-        this.blocks = blocks;
-        this.combine = source.partitionsInterleave();
-        this.nextCommitNanos = parts.clock().nanoTime() + parts.commitIntervalNanos();
+        this.account = new BudgetAccount(context.budget(), context.budgetGrain(), blocks);
+        this.inbox = new SettledInbox(context.metrics(), context.clock());
+        this.commits =
+                new CommitCoordinator(context, source, partitions, context.clock().nanoTime());
+        this.handoff =
+                new BatchHandoff(context, source, partitions, commits, inbox, account, blocks);
+        this.batches =
+                new BatchAccumulator(context, source, blocks, account, handoff, inbox, partitions);
+        this.processor = new RecordProcessor(context, account, batches);
+        batches.stagedRows(processor);
+        this.lanes = new PartitionLanes(context, partitions, batches, blocks, lanes, first);
     }
 
     @Override
     public void run() {
-        thread = Thread.currentThread();
-        parts.budget().wakeOnResume(thread);
+        Thread thread = Thread.currentThread();
+        inbox.wakes(thread);
+        context.budget().wakeOnResume(thread);
         try {
             while (state != State.DONE) {
                 long wait;
@@ -183,7 +129,7 @@ final class PipelineThread implements BatchOwner, PartitionListener, Runnable {
                     if (state == State.STOPPING) {
                         throw e; // stopping failed too: give up on this thread
                     }
-                    parts.lifecycle().fail(new Failure("internal error: " + e, null, null), true);
+                    context.lifecycle().fail(new Failure("internal error: " + e, null, null), true);
                     wait = 0;
                 }
                 if (wait > 0) {
@@ -191,7 +137,7 @@ final class PipelineThread implements BatchOwner, PartitionListener, Runnable {
                 }
             }
         } finally {
-            parts.budget().forget(thread);
+            context.budget().forget(thread);
             closeSource();
         }
     }
@@ -206,7 +152,7 @@ final class PipelineThread implements BatchOwner, PartitionListener, Runnable {
 
     /** One turn of the loop; returns the nanoseconds the thread may park before the next. */
     long runOnce() {
-        long now = parts.clock().nanoTime();
+        long now = context.clock().nanoTime();
         if (!opened) {
             opened = true;
             try {
@@ -215,8 +161,8 @@ final class PipelineThread implements BatchOwner, PartitionListener, Runnable {
                 sourceFailed("opening", e);
             }
         }
-        takeSettled();
-        Lifecycle.Mode mode = parts.lifecycle().mode();
+        handoff.takeSettled();
+        Lifecycle.Mode mode = context.lifecycle().mode();
         if (mode == Lifecycle.Mode.STOP && (state == State.RUNNING || state == State.FINISHING)) {
             abandonOpenBatches();
         } else if (mode == Lifecycle.Mode.DRAIN && state == State.RUNNING) {
@@ -225,46 +171,46 @@ final class PipelineThread implements BatchOwner, PartitionListener, Runnable {
         long wait = MAX_WAIT_NANOS;
         if (state == State.RUNNING) {
             wait = read(now);
-        } else if (state != State.DONE && inFlight > 0) {
+        } else if (state != State.DONE && handoff.inFlight() > 0) {
             // Waiting for acknowledgements: a source that must be polled to keep its partitions
             // (Kafka) is kept alive, paused, through a long drain.
             idle(IDLE_NANOS);
         }
-        submitSealed();
-        if ((state == State.FINISHING || state == State.STOPPING) && inFlight == 0) {
+        handoff.submitSealed();
+        if ((state == State.FINISHING || state == State.STOPPING) && handoff.inFlight() == 0) {
             commit();
-            parts.budget().release(credit);
-            credit = 0;
-            blocks.trim(parts.budget()::release);
+            account.close();
+            account.dropPooled();
             state = State.DONE;
             publish();
             return 0;
         }
-        if (now - nextCommitNanos >= 0) {
+        if (commits.due(now)) {
             commit();
-            nextCommitNanos = now + parts.commitIntervalNanos();
+            commits.reschedule(now);
         }
         publish();
-        return Math.max(0, Math.min(wait, nextCommitNanos - now));
+        return Math.max(0, Math.min(wait, commits.untilDue(now)));
     }
 
     /** The RUNNING turn: linger, backpressure, poll, process. Returns the time it may park. */
     private long read(long now) {
-        long wait = sealLingering(now);
-        boolean budgetPaused = parts.budget().paused();
-        boolean partitionFull = haveRecords && current != null && atCeiling(current);
+        long wait = batches.sealLingering(now, MAX_WAIT_NANOS);
+        boolean budgetPaused = account.paused();
+        PartitionState current = processor.current();
+        boolean partitionFull = processor.hasRecords() && current != null && current.atCeiling();
         if (budgetPaused || partitionFull) {
             if (budgetPaused) {
-                blocks.trim(parts.budget()::release); // pooled capacity first
+                account.dropPooled(); // pooled capacity first
             }
             if (!sourcePaused) {
                 source.pause();
                 sourcePaused = true;
             }
-            if (budgetPaused && parts.sink().inFlight() == 0 && unrecorded.isEmpty()) {
+            if (budgetPaused && context.sink().inFlight() == 0 && !handoff.hasUnrecorded()) {
                 // Everything in flight is open batches: nothing will release the budget unless
                 // they are sealed and sent.
-                sealAll(SealReason.BACKPRESSURE, now);
+                batches.sealAll(SealReason.BACKPRESSURE, now, false);
             }
             if (partitionFull) {
                 commit(); // acknowledged batches leave the partition's in-flight list only here
@@ -276,18 +222,18 @@ final class PipelineThread implements BatchOwner, PartitionListener, Runnable {
             source.resume();
             sourcePaused = false;
         }
-        if (!haveRecords && !sourceExhausted) {
+        if (!processor.hasRecords() && !sourceExhausted) {
             try {
-                poll(Math.max(0, Math.min(wait, nextCommitNanos - now)));
+                poll(Math.max(0, Math.min(wait, commits.untilDue(now))));
             } catch (IOException e) {
                 sourceFailed("reading from", e);
                 return 0;
             }
         }
-        if (haveRecords && state == State.RUNNING) {
-            process(parts.clock().nanoTime());
+        if (processor.hasRecords() && state == State.RUNNING) {
+            processor.process(context.clock().nanoTime());
         }
-        if (sourceExhausted && !haveRecords && state == State.RUNNING) {
+        if (sourceExhausted && !processor.hasRecords() && state == State.RUNNING) {
             finish(SealReason.PARTITION_END, now);
         }
         return 0; // poll waits for data itself
@@ -303,11 +249,12 @@ final class PipelineThread implements BatchOwner, PartitionListener, Runnable {
     }
 
     private void sourceFailed(String what, IOException e) {
-        parts.lifecycle()
+        context.lifecycle()
                 .fail(new Failure(what + " " + source.name() + " failed: " + e, null, null), false);
     }
 
     private void poll(long waitNanos) throws IOException {
+        PolledRecords records = processor.records();
         int n = source.poll(records, POLL_RECORDS, waitNanos);
         if (n < 0) {
             sourceExhausted = true;
@@ -318,7 +265,7 @@ final class PipelineThread implements BatchOwner, PartitionListener, Runnable {
         }
         PartitionState part = partitions.get(records.partition);
         if (part == null) {
-            parts.lifecycle()
+            context.lifecycle()
                     .fail(
                             new Failure(
                                     source.name()
@@ -330,22 +277,20 @@ final class PipelineThread implements BatchOwner, PartitionListener, Runnable {
                             false);
             return;
         }
-        readNanos = parts.clock().nanoTime();
-        parts.metrics().sourceRecords.inc(n);
-        cursor = 0;
-        haveRecords = true;
-        current = part;
-        if ((part.lane == null || part.lane.stale()) && !followTable(part)) {
-            haveRecords = false; // the pipeline fails: nothing of this poll is consumed
+        long readNanos = context.clock().nanoTime();
+        context.metrics().sourceRecords.inc(n);
+        processor.polled(part, readNanos);
+        if ((part.lane == null || part.lane.stale()) && !lanes.follow(part, records)) {
+            processor.dropRecords(); // the pipeline fails: nothing of this poll is consumed
             return;
         }
         if (n > 0) {
             // Whatever precedes the first record is not a record: the source resumed here.
-            current.tracker.consumed(records.position[0]);
+            part.tracker.consumed(records.position[0]);
         }
     }
 
-    // --- partitions come and go (called by the source from inside poll or idle) -------------
+    // --- partitions come and go (called by the source from inside poll or idle) ------------------
 
     @Override
     public void assigned(String partition, Checkpoint checkpoint) {
@@ -356,12 +301,10 @@ final class PipelineThread implements BatchOwner, PartitionListener, Runnable {
         // new records at old boundaries under old tokens, and a deduplicating server would drop
         // them).
         Checkpoint cp = source.replayable() ? checkpoint : Checkpoint.NONE;
-        PartitionState p = new PartitionState(partition, ++epochs, cp, parts.run());
+        PartitionState p = new PartitionState(partition, ++epochs, cp, context.run());
         partitions.put(partition, p);
-        if (cp.position() >= 0) {
-            committed.put(partition, cp.position());
-        }
-        parts.metrics().partitionsAssigned.inc();
+        commits.assigned(partition, cp.position());
+        context.metrics().partitionsAssigned.inc();
     }
 
     @Override
@@ -370,29 +313,23 @@ final class PipelineThread implements BatchOwner, PartitionListener, Runnable {
         if (going.isEmpty()) {
             return;
         }
-        long now = parts.clock().nanoTime();
-        if (combine) {
-            sealRound(SealReason.REVOKE, now, going::contains);
-        } else {
-            for (PartitionState p : going) {
-                seal(p, SealReason.REVOKE, now);
-            }
-        }
-        submitSealed();
-        long deadline = parts.clock().nanoTime() + parts.revokeTimeoutNanos();
-        while (pendingIn(going) && parts.clock().nanoTime() - deadline < 0) {
+        long now = context.clock().nanoTime();
+        batches.sealEach(going, SealReason.REVOKE, now);
+        handoff.submitSealed();
+        long deadline = context.clock().nanoTime() + context.revokeTimeoutNanos();
+        while (pendingIn(going) && context.clock().nanoTime() - deadline < 0) {
             try {
-                parts.clock().sleep(TimeUnit.MILLISECONDS.toNanos(5));
+                context.clock().sleep(TimeUnit.MILLISECONDS.toNanos(5));
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 break;
             }
-            takeSettled();
+            handoff.takeSettled();
         }
         if (pendingIn(going)) {
-            parts.metrics().revokeTimeouts.inc();
+            context.metrics().revokeTimeouts.inc();
         }
-        commit(going);
+        commits.commit(going);
         forget(going);
     }
 
@@ -403,7 +340,7 @@ final class PipelineThread implements BatchOwner, PartitionListener, Runnable {
 
     @Override
     public void warning(String message) {
-        parts.warnings().accept(message);
+        context.warnings().accept(message);
     }
 
     private List<PartitionState> owned(Collection<String> names) {
@@ -434,1113 +371,38 @@ final class PipelineThread implements BatchOwner, PartitionListener, Runnable {
     private void forget(List<PartitionState> ps) {
         for (PartitionState p : ps) {
             partitions.remove(p.name);
-            committed.remove(p.name);
-            if (p.open != null) {
-                if (p.open.pinned() == null) {
-                    roundRows -= p.open.rows();
-                    roundBytes -= p.open.dataBytes();
-                }
-                blocks.give(p.open.buffers()); // with the budget bytes it holds
-                p.open = null;
-            }
-            if (p.ready != null) {
-                blocks.give(p.ready.buffers());
-                p.ready = null;
-            }
-            if (current == p) {
-                haveRecords = false;
-                current = null;
-            }
-            parts.metrics().partitionsRevoked.inc();
-        }
-        // A replayed group waiting for a partition that is gone can no longer be whole.
-        for (PartitionState p : List.copyOf(partitions.values())) {
-            if (p.ready != null) {
-                trySealGroup(p.ready.pinned().group(), parts.clock().nanoTime());
-            }
-        }
-    }
-
-    // --- tables and their lanes -----------------------------------------------------------------
-
-    /**
-     * Gives {@code part} the lane of its table, made for the table as the writer knows it now: the
-     * first time the partition has records, and when its table was altered (the writer described it
-     * again). The thread's batches of the old lane are sealed first (reason {@code table_changed};
-     * a replayed batch ends at its recorded boundary instead) and sent as they are — the writer
-     * re-encodes them for the table — and the lane is replaced once none is open, for every
-     * partition of the table; until then the old one goes on. False when the pipeline fails (no
-     * table for the records, a table that cannot be written, a decoder or transform that cannot
-     * follow the change).
-     */
-    private boolean followTable(PartitionState part) {
-        if (lanes == null) {
-            part.lane = fixedLane;
-            return true;
-        }
-        Lane lane = part.lane;
-        String table = null;
-        try {
-            if (lane == null) {
-                table = lanes.table(records);
-                lane = laneOf.get(table);
-                if (lane == null) {
-                    lane = lanes.lane(lanes.target(table));
-                    laneOf.put(table, lane);
-                }
-                part.lane = lane;
-            }
-            if (!lane.stale()) {
-                return true;
-            }
-            table = lane.target.table();
-            return replaceLane(lane);
-        } catch (RuntimeException | RecordException e) {
-            parts.lifecycle()
-                    .fail(
-                            new Failure(
-                                    (table == null
-                                                    ? ""
-                                                    : "table "
-                                                            + table
-                                                            + (lane != null && lane.stale()
-                                                                    ? " changed, and its records"
-                                                                            + " cannot follow: "
-                                                                    : ": "))
-                                            + e.getMessage(),
-                                    part.name,
-                                    null),
-                            false);
-            return false;
-        }
-    }
-
-    /**
-     * Replaces a stale lane once none of its batches is open (see {@link #followTable}); false when
-     * the pipeline stops instead (a batch could not be sealed).
-     */
-    private boolean replaceLane(Lane old) throws RecordException {
-        for (PartitionState p : partitions.values()) {
-            if (p.lane == old
-                    && (p.ready != null
-                            || (p.open != null && !p.open.isEmpty() && p.open.pinned() != null))) {
-                return true; // a replayed batch of the old columns ends at its boundary first
-            }
-        }
-        long now = parts.clock().nanoTime();
-        if (combine && !sealRound(SealReason.TABLE_CHANGED, now, p -> p.lane == old)) {
-            return false;
-        }
-        for (PartitionState p : partitions.values()) {
-            if (p.lane == old && !seal(p, SealReason.TABLE_CHANGED, now)) {
-                return false;
-            }
-        }
-        Lane fresh = lanes.lane(old.target);
-        old.handHeaderTo(fresh);
-        for (PartitionState p : partitions.values()) {
-            if (p.lane == old) {
-                if (p.open != null) {
-                    blocks.give(p.open.buffers()); // empty, in the old layout
-                    p.open = null;
-                }
-                p.lane = fresh;
-            }
-        }
-        laneOf.put(old.target.table(), fresh);
-        if (old.columns != null) {
-            blocks.retire(old.columns);
-        }
-        return true;
-    }
-
-    // --- records become rows -------------------------------------------------------------------
-
-    /** Processes the polled records from the cursor, until done, paused or stopped. */
-    private void process(long nowNanos) {
-        RecordBatch rb = records;
-        PartitionState part = current;
-        if (cursor == 0 && rb.partitionStart && rb.count > 0 && part.lane.decoder.expectsHeader()) {
-            if (!readHeader(part.lane, rb)) {
-                return;
-            }
-            part.tracker.consumed(next(rb, 0));
-            cursor = 1;
-        }
-        while (cursor < rb.count) {
-            if (parts.budget().paused()
-                    || parts.lifecycle().mode() != Lifecycle.Mode.RUN
-                    || atCeiling(part)) {
-                // The rest waits in `records` (property 3: one record over at most); the staged
-                // rows are flushed first: they never outlive this call, nor `records`.
-                flushStaged(part, nowNanos);
-                return;
-            }
-            boolean handled =
-                    rb.errors > 0 && rb.error[cursor] != null
-                            ? reject(rb, cursor, rb.error[cursor]) // the source could not read it
-                            : processRecord(part, rb, cursor, nowNanos);
-            if (!handled) {
-                flushStaged(part, nowNanos); // rows staged before it (the pipeline stops)
-                return;
-            }
-            if (part.open != null && part.open.staged() > 0) {
-                consumedAfterFlush = next(rb, cursor);
-            } else {
-                part.tracker.consumed(next(rb, cursor));
-            }
-            cursor++;
-        }
-        haveRecords = false;
-        if (!flushStagedAndSeal(part, nowNanos)) {
-            return;
-        }
-        if (rb.partitionEnd) {
-            part.tracker.consumed(rb.endPosition);
-            part.ended = true;
-            if (seal(part, SealReason.PARTITION_END, nowNanos)) {
-                dropEmptyBatch(part);
-            }
-        }
-    }
-
-    private static boolean atCeiling(PartitionState p) {
-        return p.inFlightBatches() >= MAX_IN_FLIGHT_PER_PARTITION;
-    }
-
-    /** Reads a partition's header record; false when the pipeline must stop instead. */
-    private boolean readHeader(Lane lane, RecordBatch rb) {
-        if (rb.errors > 0 && rb.error[0] != null) {
-            return reject(rb, 0, rb.error[0]);
-        }
-        try {
-            lane.header(rb, 0);
-            return true;
-        } catch (RecordException e) {
-            return reject(rb, 0, e.getMessage());
-        }
-    }
-
-    private static long next(RecordBatch rb, int i) {
-        return i + 1 < rb.count ? rb.position[i + 1] : rb.endPosition;
-    }
-
-    /** Appends record {@code i} as a row; false when the pipeline must stop instead. */
-    private boolean processRecord(PartitionState part, RecordBatch rb, int i, long nowNanos) {
-        long position = rb.position[i];
-        OpenBatch batch = batchFor(part, position, nowNanos);
-        if (batch == null) {
-            return false;
-        }
-        if (batch.isEmpty()) {
-            batch.nowSeconds(nowFor(part, batch, position, nowNanos), nowNanos);
-        }
-        Lane lane = part.lane;
-        batch.beginRow();
-        try {
-            lane.decoder.decode(rb, i, batch);
-            if (!lane.chain.applyRow(batch, rb, i, batch.nowSeconds())) {
-                batch.rollbackRow();
-                parts.metrics().filtered.inc();
-                return true;
-            }
-        } catch (RecordException | ColumnValueException e) {
-            batch.rollbackRow();
-            return reject(rb, i, e.getMessage());
-        } catch (DecoderUnavailableException e) {
-            // Not the record's fault (a schema registry is down): stop before it, unconsumed.
-            batch.rollbackRow();
-            parts.lifecycle()
-                    .fail(new Failure(e.getMessage(), rb.partition, rb.describe(i)), false);
-            return false;
-        } catch (RuntimeException e) {
-            batch.rollbackRow();
-            parts.lifecycle()
-                    .fail(
-                            new Failure(
-                                    "the decoder or a transform failed (a bug in it): " + e,
-                                    rb.partition,
-                                    rb.describe(i)),
-                            false);
-            return false;
-        }
-        if (lane.stage != null) {
-            return stageRow(part, batch, position, i, nowNanos);
-        }
-        if (batch.commitRow(position)) {
-            batch.pending(part.tracker.open(position, nowNanos), readNanos);
-        }
-        long dataBefore = batch.dataBytes();
-        account(batch);
-        if (combine && batch.pinned() == null) {
-            roundRows++;
-            roundBytes += batch.dataBytes() - dataBefore;
-        }
-        return sealIfDue(part, batch, nowNanos);
-    }
-
-    /**
-     * After rows were committed: seals the batch at the end of the ledger entry it re-creates, or
-     * once it (or the round) is full. False when the pipeline must stop instead.
-     */
-    private boolean sealIfDue(PartitionState part, OpenBatch batch, long nowNanos) {
-        LedgerEntry pinned = batch.pinned();
-        if (pinned != null) {
-            if (!batch.isEmpty() && batch.lastPosition() >= pinned.last()) {
-                if (pinned.group() != null && !pinned.sentAlone()) {
-                    readyForGroup(part, nowNanos);
-                } else {
-                    return seal(part, SealReason.REPLAY, nowNanos);
-                }
-            }
-        } else if (combine) {
-            SealReason bySize = parts.seal().bySize(roundRows, roundBytes);
-            if (bySize != null) {
-                return sealRound(bySize, nowNanos, p -> true);
-            }
-        } else {
-            SealReason bySize = parts.seal().bySize(batch.rows(), batch.dataBytes());
-            if (bySize != null) {
-                return seal(part, bySize, nowNanos);
-            }
-        }
-        return true;
-    }
-
-    /**
-     * Stages a complete row for the expression transforms; they run over the staged rows when
-     * enough are staged, before the batch could be sealed by size or at its replay end, and when
-     * the polled records are done (ADR 0010). Staged rows count toward the batch's size.
-     */
-    private boolean stageRow(
-            PartitionState part, OpenBatch batch, long position, int record, long nowNanos) {
-        batch.stageRow(position, record);
-        long dataBefore = batch.dataBytes();
-        account(batch);
-        LedgerEntry pinned = batch.pinned();
-        if (combine && pinned == null) {
-            roundRows++;
-            roundBytes += batch.dataBytes() - dataBefore;
-        }
-        boolean due =
-                batch.staged() >= STAGED_ROWS
-                        || (pinned != null && position >= pinned.last())
-                        || (pinned == null
-                                && (combine
-                                                ? parts.seal().bySize(roundRows, roundBytes)
-                                                : parts.seal()
-                                                        .bySize(
-                                                                batch.rows() + batch.staged(),
-                                                                batch.dataBytes()))
-                                        != null);
-        return !due || flushStagedAndSeal(part, nowNanos);
-    }
-
-    /** {@link #flushStaged}, then the seals the committed rows call for. */
-    private boolean flushStagedAndSeal(PartitionState part, long nowNanos) {
-        OpenBatch batch = part.open;
-        if (batch == null || batch.staged() == 0) {
-            return true;
-        }
-        return flushStaged(part, nowNanos) && sealIfDue(part, part.open, nowNanos);
-    }
-
-    /**
-     * Runs the expression transforms over the staged rows of {@code part}'s open batch, column-wise
-     * (ADR 0010), commits the rows they keep, counts those they filter and applies the error policy
-     * to those they refuse, in record order. Only while the polled records of the staged rows are
-     * at hand (within {@link #process}). False when the pipeline must stop at a refused row: rows
-     * from it on are neither committed nor consumed, and are read again (property 1).
-     */
-    private boolean flushStaged(PartitionState part, long nowNanos) {
-        OpenBatch batch = part == null ? null : part.open;
-        if (batch == null || batch.staged() == 0) {
-            return true;
-        }
-        int staged = batch.staged();
-        ExpressionStage.Outcome out;
-        try {
-            out =
-                    part.lane.stage.run(
-                            batch.block(),
-                            batch.rows(),
-                            staged,
-                            records,
-                            batch.stagedRecords(),
-                            batch.nowSeconds());
-        } catch (RuntimeException e) {
-            batch.clearStaged();
-            consumedAfterFlush = -1;
-            parts.lifecycle()
-                    .fail(
-                            new Failure(
-                                    "an expression transform failed (a bug in it): " + e,
-                                    part.name,
-                                    null),
-                            false);
-            return false;
-        }
-        int stopAt = staged;
-        for (int r = 0; r < out.rejected(); r++) {
-            int j = out.rejectedStaged(r);
-            if (!reject(records, batch.stagedRecords()[j], out.error(r).getMessage())) {
-                stopAt = j;
-                break;
-            }
-        }
-        long stopPosition = stopAt < staged ? batch.stagedPosition(stopAt) : -1;
-        boolean first = false;
-        int committed = 0;
-        for (int i = 0; i < out.kept() && out.keptStaged(i) < stopAt; i++) {
-            first |= batch.commitStaged(out.keptStaged(i));
-            committed++;
-        }
-        batch.clearStaged();
-        if (first) {
-            batch.pending(part.tracker.open(batch.firstPosition(), nowNanos), readNanos);
-        }
-        long dataBefore = batch.dataBytes();
-        account(batch);
-        if (combine && batch.pinned() == null) {
-            roundRows -= staged - committed;
-            roundBytes += batch.dataBytes() - dataBefore;
-        }
-        if (stopPosition >= 0) {
-            part.tracker.consumed(stopPosition);
-            consumedAfterFlush = -1;
-            return false;
-        }
-        parts.metrics().filtered.inc(out.filtered());
-        if (consumedAfterFlush >= 0) {
-            part.tracker.consumed(consumedAfterFlush);
-            consumedAfterFlush = -1;
-        }
-        return true;
-    }
-
-    /**
-     * The {@code now()} of a batch that has no row yet, decided again at each record until it has
-     * one: the recorded one for a replay; for a record between two recorded batches of a replay,
-     * the next one's (the original run evaluated it in that batch's context, unless it waited there
-     * longer than the linger); the one the batch already has if younger than the linger (its
-     * records were all dropped); else the round's for a batch of several partitions, else the
-     * clock's. One reading per batch, as the server takes one per block (property 2: a replay
-     * computes what the original did).
-     */
-    private long nowFor(PartitionState part, OpenBatch batch, long position, long nowNanos) {
-        LedgerEntry pinned = batch.pinned();
-        if (pinned != null && pinned.nowSeconds() >= 0) {
-            return pinned.nowSeconds();
-        }
-        if (pinned == null && part.replay != null) {
-            LedgerEntry next = part.replay.at(position);
-            if (next != null && next.nowSeconds() >= 0) {
-                return next.nowSeconds();
-            }
-        }
-        if (batch.nowSeconds() >= 0
-                && nowNanos - parts.seal().lingerDeadline(batch.nowTakenNanos()) < 0) {
-            return batch.nowSeconds();
-        }
-        long clock = Math.floorDiv(parts.clock().currentTimeMillis(), 1000);
-        if (!combine || pinned != null) {
-            return clock;
-        }
-        if (roundRows == 0 || roundNowSeconds < 0) {
-            roundNowSeconds = clock; // a new round
-        }
-        return roundNowSeconds;
-    }
-
-    /**
-     * The open batch a record at {@code position} goes to. During a replay, the current batch is
-     * sealed first when the record lies beyond the ledger entry it re-creates, or when it enters an
-     * entry the batch is not re-creating; an empty batch is pinned to the entry holding the record.
-     */
-    private OpenBatch batchFor(PartitionState part, long position, long nowNanos) {
-        ReplayPlan plan = part.replay;
-        LedgerEntry entry = plan == null ? null : plan.at(position);
-        OpenBatch open = part.open;
-        if (plan != null && open != null && !open.isEmpty()) {
-            LedgerEntry pinned = open.pinned();
-            boolean boundary =
-                    pinned != null
-                            ? position > pinned.last()
-                            : entry != null && position >= entry.first();
-            if (boundary && !seal(part, SealReason.REPLAY, nowNanos)) {
-                return null;
-            }
-        }
-        if (part.open == null) {
-            Lane lane = part.lane;
-            part.open =
-                    new OpenBatch(
-                            part.name,
-                            lane.columns == null
-                                    ? blocks.take()
-                                    : blocks.take(lane.columns, lane.target));
-        }
-        open = part.open;
-        if (plan != null && open.isEmpty()) {
-            open.pin(entry != null && entry.covers(position) ? entry : null);
-        }
-        return open;
-    }
-
-    /**
-     * Counts the batch's growth against the budget, taking from the budget a grain at a time. What
-     * counts is the capacity of its buffers, used or not — a pooled or pre-sized block holds its
-     * memory from the first row (property 3); what {@code batch.max_bytes} limits is the data.
-     */
-    private void account(OpenBatch batch) {
-        Block block = batch.block();
-        long data = 0;
-        long bytes = 0;
-        for (int c = 0, n = block.columnCount(); c < n; c++) {
-            Column column = block.column(c);
-            data += column.dataBytes();
-            bytes += column.capacityBytes();
-        }
-        bytes += batch.buffers().positionBytes();
-        batch.dataBytes(data);
-        long delta = bytes - batch.accountedBytes();
-        if (delta > credit) {
-            long grant = Math.max(parts.budgetGrain(), delta - credit);
-            parts.budget().acquire(grant);
-            credit += grant;
-        }
-        credit -= delta;
-        batch.accountedBytes(bytes);
-        if (credit > 2 * parts.budgetGrain()) {
-            parts.budget().release(credit - parts.budgetGrain());
-            credit = parts.budgetGrain();
-        }
-    }
-
-    /** Applies the error policy; false when the pipeline must stop. */
-    private boolean reject(RecordBatch rb, int i, String reason) {
-        String stop;
-        try {
-            stop = parts.errors().reject(rb, i, reason);
-        } catch (IOException e) {
-            stop = "cannot write the dead-letter file (" + e.getMessage() + ") for: " + reason;
-        }
-        if (stop != null) {
-            parts.lifecycle().fail(new Failure(stop, rb.partition, rb.describe(i)), false);
-            return false;
-        }
-        return true;
-    }
-
-    // --- sealing, recording, sending ----------------------------------------------------------
-
-    /**
-     * Seals the open batch of {@code part}; it is sent at the end of the turn, once its boundaries
-     * are committed with the source ({@link #submitSealed}). True when the batch was sealed or
-     * there was nothing to seal, false when the pipeline stops instead.
-     */
-    private boolean seal(PartitionState part, SealReason reason, long nowNanos) {
-        if (!flushStaged(part, nowNanos)) {
-            return false; // staged rows exist only within process(), where records are at hand
-        }
-        OpenBatch open = part.open;
-        if (open == null || open.isEmpty()) {
-            return true;
-        }
-        if (parts.lifecycle().mode() == Lifecycle.Mode.STOP) {
-            return false; // seal nothing further: the open batch will be abandoned
-        }
-        String problem = misaligned(open);
-        if (problem != null) {
-            parts.lifecycle()
-                    .fail(
-                            new Failure(
-                                    problem
-                                            + " (batch of "
-                                            + part.name
-                                            + " from position "
-                                            + open.firstPosition()
-                                            + ")",
-                                    part.name,
-                                    null),
-                            false);
-            return false;
-        }
-        LedgerEntry pinned = open.pinned();
-        if (pinned != null
-                && open.lastPosition() < pinned.last()
-                && (reason == SealReason.DRAIN || reason == SealReason.REVOKE)) {
-            // A replayed batch cut short by a drain or a revocation is not sent at all: sent, it
-            // would need a token of its own and write again rows the server may hold under the
-            // recorded one. Its records hold the commit back; the next run (or owner) replays the
-            // recorded batch whole.
-            blocks.give(open.buffers()); // with the budget bytes it holds
-            part.open = null;
-            parts.metrics().abandonedBatches.inc();
-            return true;
-        }
-        if (pinned != null && pinned.group() != null) {
-            return sealMember(part, open, pinned, reason);
-        }
-        // The recorded token only for a batch that is exactly the recorded one: a batch sealed
-        // early must not claim the rest of the range, nor may the rest of a range sealed early
-        // claim the whole — a server holding that token would drop the rows it lacks (ADR 0005).
-        boolean replayed =
-                pinned != null
-                        && open.firstPosition() == pinned.first()
-                        && open.lastPosition() == pinned.last()
-                        && pinned.shard() < parts.router().shards();
-        LedgerEntry bounds;
-        if (replayed) {
-            bounds = pinned;
-        } else {
-            // The batch's now() for transforms, DEFAULTs and keys: one reading per batch, when
-            // its first row was decoded, as the server takes one per block — recorded, so that a
-            // replay uses it again.
-            long nowSeconds = batchNow(open);
-            bounds =
-                    new LedgerEntry(
-                            part.name,
-                            open.firstPosition(),
-                            open.lastPosition(),
-                            parts.router().shardFor(part.name, open.firstPosition()),
-                            nowSeconds);
-            part.sealed(bounds);
-        }
-        String token =
-                DedupToken.of(
-                        parts.pipeline(),
-                        part.run,
-                        source.name(),
-                        part.name,
-                        bounds.first(),
-                        bounds.last(),
-                        bounds.shard());
-        long nowSeconds =
-                bounds.nowSeconds() >= 0
-                        ? bounds.nowSeconds()
-                        : Math.floorDiv(parts.clock().currentTimeMillis(), 1000);
-        Batch batch =
-                new Batch(this, open, bounds, replayed, token, reason, nowSeconds, part.epoch);
-        if (combine && pinned == null) {
-            roundRows -= open.rows();
-            roundBytes -= open.dataBytes();
-        }
-        part.open = null;
-        sealed(batch);
-        return true;
-    }
-
-    /**
-     * Seals a replayed member of a batch of several partitions on its own: its batch cannot be
-     * re-created whole here (another consumer owns a member, or the range was cut short). The
-     * group's INSERTs may be in the table already, and a server that deduplicates would not know
-     * this member's rows among them; so the batch carries the group's token, and its writer looks
-     * the group up on every replica of the group's shard before sending it (docs/adr/0011): written
-     * — not sent again. It goes to the group's shard, with the group's {@code now()}, under a token
-     * of its range, and is recorded again with the group marked "sent alone" ({@link
-     * LedgerEntry#alone}): a later replay looks the group up and sends the member alone again, but
-     * never waits for it nor re-creates the group whole (that would write again the rows of members
-     * already sent alone).
-     */
-    private boolean sealMember(
-            PartitionState part, OpenBatch open, LedgerEntry pinned, SealReason reason) {
-        boolean sameShards = pinned.shard() < parts.router().shards();
-        boolean whole =
-                sameShards
-                        && open.firstPosition() == pinned.first()
-                        && open.lastPosition() == pinned.last();
-        long nowSeconds =
-                pinned.nowSeconds() >= 0
-                        ? pinned.nowSeconds()
-                        : Math.floorDiv(parts.clock().currentTimeMillis(), 1000);
-        LedgerEntry bounds;
-        if (whole) {
-            bounds = pinned.alone(); // marked: never waited for nor re-created whole again
-        } else {
-            int shard =
-                    sameShards
-                            ? pinned.shard()
-                            : parts.router().shardFor(part.name, open.firstPosition());
-            bounds =
-                    new LedgerEntry(
-                                    part.name,
-                                    open.firstPosition(),
-                                    open.lastPosition(),
-                                    shard,
-                                    nowSeconds,
-                                    pinned.group())
-                            .alone();
-        }
-        if (bounds != pinned) {
-            part.sealed(bounds);
-        }
-        String token =
-                DedupToken.of(
-                        parts.pipeline(),
-                        part.run,
-                        source.name(),
-                        part.name,
-                        bounds.first(),
-                        bounds.last(),
-                        bounds.shard());
-        String groupToken =
-                DedupToken.group(
-                        parts.pipeline(),
-                        pinned.groupRun() != null ? pinned.groupRun() : part.run,
-                        source.name(),
-                        pinned.baseGroup(),
-                        pinned.shard());
-        part.open = null;
-        sealed(
-                Batch.memberAlone(
-                        this,
-                        open,
-                        bounds,
-                        whole,
-                        token,
-                        groupToken,
-                        reason,
-                        nowSeconds,
-                        part.epoch));
-        return true;
-    }
-
-    /**
-     * Seals, as one batch, the open batches of the partitions {@code which} selects (not replays):
-     * a source whose partitions are read side by side gets few INSERTs however many partitions it
-     * has. A single one is sealed as a batch of its own.
-     */
-    private boolean sealRound(
-            SealReason reason, long nowNanos, java.util.function.Predicate<PartitionState> which) {
-        if (current != null && !flushStaged(current, nowNanos)) {
-            return false; // only the partition being processed can have staged rows
-        }
-        List<PartitionState> members = new ArrayList<>();
-        for (PartitionState p : partitions.values()) {
-            if (p.open != null && !p.open.isEmpty() && p.open.pinned() == null && which.test(p)) {
-                members.add(p);
-            }
-        }
-        if (members.isEmpty()) {
-            return true;
-        }
-        // One batch per table: its rows go in the INSERTs of one table.
-        Map<Lane, List<PartitionState>> byLane = new LinkedHashMap<>();
-        for (PartitionState m : members) {
-            byLane.computeIfAbsent(m.lane, l -> new ArrayList<>()).add(m);
-        }
-        for (List<PartitionState> same : byLane.values()) {
-            boolean sealed =
-                    same.size() == 1
-                            ? seal(same.get(0), reason, nowNanos)
-                            : sealCombined(same, reason);
-            if (!sealed) {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    /**
-     * The open batches of {@code members} as one batch: their rows in partition-name order, each
-     * partition's range recorded with the group ({@code <hash>.<members>} of all ranges) so that a
-     * replay re-creates the same batch, and a token of the group (property 2).
-     */
-    private boolean sealCombined(List<PartitionState> members, SealReason reason) {
-        if (parts.lifecycle().mode() == Lifecycle.Mode.STOP) {
-            return false;
-        }
-        for (PartitionState m : members) {
-            String problem = misaligned(m.open);
-            if (problem != null) {
-                parts.lifecycle()
-                        .fail(
-                                new Failure(problem + " (batch of " + m.name + ")", m.name, null),
-                                false);
-                return false;
-            }
-        }
-        members.sort((a, b) -> a.name.compareTo(b.name));
-        // The round's now(); each member records its own (the same unless it was opened in an
-        // earlier round), and a replay of the group takes the first member's, as here.
-        long nowSeconds = batchNow(members.get(0).open);
-        List<LedgerEntry> ranges = new ArrayList<>();
-        for (PartitionState m : members) {
-            ranges.add(new LedgerEntry(m.name, m.open.firstPosition(), m.open.lastPosition(), 0));
-        }
-        String group = DedupToken.groupOf(ranges);
-        int shard = parts.router().shardFor("g" + group, 0);
-        // The token's run goes with the group: a member replayed alone by an owner whose partition
-        // carries another run looks the group up under this one (docs/adr/0011).
-        String run = members.get(0).run;
-        String recorded = LedgerEntry.groupWithRun(group, run);
-        List<Batch.Segment> segments = new ArrayList<>();
-        for (PartitionState m : members) {
-            LedgerEntry bounds =
-                    new LedgerEntry(
-                            m.name,
-                            m.open.firstPosition(),
-                            m.open.lastPosition(),
-                            shard,
-                            batchNow(m.open),
-                            recorded);
-            m.sealed(bounds);
-            segments.add(new Batch.Segment(m.open, bounds, m.epoch));
-            roundRows -= m.open.rows();
-            roundBytes -= m.open.dataBytes();
-            m.open = null;
-        }
-        String token = DedupToken.group(parts.pipeline(), run, source.name(), group, shard);
-        sealed(new Batch(this, segments, shard, false, token, reason, nowSeconds));
-        return true;
-    }
-
-    /** The now() an open batch computes with (read at its first row; the clock if it has none). */
-    private long batchNow(OpenBatch open) {
-        return open.nowSeconds() >= 0
-                ? open.nowSeconds()
-                : Math.floorDiv(parts.clock().currentTimeMillis(), 1000);
-    }
-
-    /** A sealed batch joins the turn's: sent at its end, after its boundaries are committed. */
-    private void sealed(Batch batch) {
-        parts.budget().acquire(batch.copyBytes()); // the one block it is copied into, if several
-        inFlight++;
-        parts.metrics().seals(batch.reason()).inc();
-        parts.metrics().batchRows.observe(batch.rows());
-        unrecorded.add(batch);
-    }
-
-    /**
-     * A replayed part of a batch of several partitions is complete: it waits aside for the other
-     * parts, and the batch is sent whole once all are ({@link #trySealGroup}).
-     */
-    private void readyForGroup(PartitionState part, long nowNanos) {
-        if (part.ready != null) {
-            // The partition read on past a part still waiting for its batch: that part is sent
-            // alone (looked up first) rather than dropped — its rows would hold the commit back.
-            sealAlone(part, nowNanos);
-        }
-        part.ready = part.open;
-        part.open = null;
-        trySealGroup(part.ready.pinned().group(), nowNanos);
-    }
-
-    /**
-     * Sends a replayed batch of several partitions once every part is complete — whole, with its
-     * recorded token, so a server that deduplicates drops it if it has it. When a part cannot come
-     * any more (its partition is not this thread's, or its range was cut short), the complete parts
-     * are sent alone, each with a token of its own range, once the group's INSERTs are looked up
-     * and found not written ({@link #sealMember}).
-     */
-    private void trySealGroup(String group, long nowNanos) {
-        List<PartitionState> ready = new ArrayList<>();
-        int expecting = 0;
-        for (PartitionState p : partitions.values()) {
-            if (p.ready != null && group.equals(p.ready.pinned().group())) {
-                ready.add(p);
-            } else if (p.open != null
-                    && p.open.pinned() != null
-                    && group.equals(p.open.pinned().group())) {
-                expecting++;
-            } else if (p.replay != null && p.replay.expects(group)) {
-                expecting++;
-            }
-        }
-        if (ready.isEmpty()) {
-            return;
-        }
-        int members = ready.get(0).ready.pinned().members();
-        boolean exact = true;
-        for (PartitionState p : ready) {
-            LedgerEntry e = p.ready.pinned();
-            exact &=
-                    p.ready.firstPosition() == e.first()
-                            && p.ready.lastPosition() == e.last()
-                            && e.shard() < parts.router().shards();
-        }
-        if (ready.size() == members && exact) {
-            ready.sort((a, b) -> a.name.compareTo(b.name));
-            LedgerEntry any = ready.get(0).ready.pinned();
-            List<Batch.Segment> segments = new ArrayList<>();
-            for (PartitionState p : ready) {
-                segments.add(new Batch.Segment(p.ready, p.ready.pinned(), p.epoch));
-                p.ready = null;
-            }
-            long nowSeconds =
-                    any.nowSeconds() >= 0
-                            ? any.nowSeconds()
-                            : Math.floorDiv(parts.clock().currentTimeMillis(), 1000);
-            String token =
-                    DedupToken.group(
-                            parts.pipeline(),
-                            any.groupRun() != null ? any.groupRun() : ready.get(0).run,
-                            source.name(),
-                            any.baseGroup(),
-                            any.shard());
-            sealed(
-                    new Batch(
-                            this,
-                            segments,
-                            any.shard(),
-                            true,
-                            token,
-                            SealReason.REPLAY,
-                            nowSeconds));
-        } else if (ready.size() + expecting < members || !exact) {
-            for (PartitionState p : ready) {
-                sealAlone(p, nowNanos);
-            }
-        }
-    }
-
-    /**
-     * A replayed part whose batch cannot be re-created whole: sent alone, under its own range,
-     * unless the group's INSERTs are found written ({@link #sealMember}).
-     */
-    private void sealAlone(PartitionState p, long nowNanos) {
-        OpenBatch later = p.open;
-        p.open = p.ready;
-        p.ready = null;
-        seal(p, SealReason.REPLAY, nowNanos);
-        if (p.open == null) {
-            p.open = later;
-        }
-    }
-
-    /**
-     * Replayed parts still waiting for their batch: under {@code reason}, sent alone or dropped.
-     */
-    private void settleWaitingParts(SealReason reason, long nowNanos) {
-        for (PartitionState p : partitions.values()) {
-            if (p.ready == null) {
-                continue;
-            }
-            if (reason == SealReason.DRAIN || reason == SealReason.REVOKE) {
-                // Not sent: the next run or owner replays the batch whole.
-                blocks.give(p.ready.buffers());
-                p.ready = null;
-                parts.metrics().abandonedBatches.inc();
-            } else {
-                sealAlone(p, nowNanos);
-            }
-        }
-    }
-
-    /**
-     * Hands the batches sealed this turn to the sink — after committing their boundaries with the
-     * source, so that whoever replays their partitions (this host after a crash, another consumer
-     * of the group) re-creates exactly these batches with these tokens (property 2). One commit
-     * covers every partition sealed in the turn.
-     */
-    private void submitSealed() {
-        if (unrecorded.isEmpty()) {
-            return;
-        }
-        if (parts.lifecycle().abandonQueued()) {
-            abandonUnrecorded(); // the sink failed: nothing more is sent
-            return;
-        }
-        if (source.replayable()) {
-            List<PartitionState> touched = new ArrayList<>();
-            for (Batch b : unrecorded) {
-                for (Batch.Segment sg : b.segments()) {
-                    PartitionState p = partitions.get(sg.partition());
-                    if (p != null && p.epoch == sg.epoch() && !touched.contains(p)) {
-                        touched.add(p);
-                    }
-                }
-            }
-            if (!commit(touched)) {
-                abandonUnrecorded();
-                return;
-            }
-        }
-        for (Batch b : unrecorded) {
-            parts.sink().submit(b);
-        }
-        unrecorded.clear();
-    }
-
-    /** Batches never sent: they settle at once as abandoned and hold their commits back. */
-    private void abandonUnrecorded() {
-        List<Batch> never = new ArrayList<>(unrecorded);
-        unrecorded.clear();
-        for (Batch b : never) {
-            b.settle(Batch.Outcome.ABANDONED);
-        }
-    }
-
-    private static String misaligned(OpenBatch open) {
-        try {
-            open.block().rows();
-            return null;
-        } catch (IllegalStateException e) {
-            return "the decoder or a transform did not append one value per column and row"
-                    + " (a bug in it): "
-                    + e.getMessage();
-        }
-    }
-
-    private void sealAll(SealReason reason, long nowNanos) {
-        if (combine && !sealRound(reason, nowNanos, p -> true)) {
-            return;
-        }
-        for (PartitionState part : partitions.values()) {
-            if (!seal(part, reason, nowNanos)) {
-                return;
-            }
-        }
-        settleWaitingParts(reason, nowNanos);
-    }
-
-    private long sealLingering(long now) {
-        long wait = MAX_WAIT_NANOS;
-        if (combine) {
-            // One round for all: its linger starts with the oldest first row among them.
-            long oldest = Long.MAX_VALUE;
-            for (PartitionState part : partitions.values()) {
-                OpenBatch open = part.open;
-                if (open != null && !open.isEmpty() && open.pinned() == null) {
-                    oldest = Math.min(oldest, open.pending().openedNanos());
-                }
-            }
-            if (oldest == Long.MAX_VALUE) {
-                return wait;
-            }
-            long deadline = parts.seal().lingerDeadline(oldest);
-            if (now - deadline >= 0) {
-                return sealRound(SealReason.LINGER, now, p -> !atCeiling(p)) ? wait : 0;
-            }
-            return Math.min(wait, deadline - now);
-        }
-        for (PartitionState part : partitions.values()) {
-            OpenBatch open = part.open;
-            if (open == null || open.isEmpty() || open.pinned() != null || atCeiling(part)) {
-                continue;
-            }
-            long deadline = parts.seal().lingerDeadline(open.pending().openedNanos());
-            if (now - deadline >= 0) {
-                if (!seal(part, SealReason.LINGER, now)) {
-                    return 0;
-                }
-            } else {
-                wait = Math.min(wait, deadline - now);
-            }
-        }
-        return wait;
+            commits.forget(p.name);
+            batches.forget(p);
+            processor.forget(p);
+            context.metrics().partitionsRevoked.inc();
+        }
+        batches.forgotten(); // a replayed group waiting for one of them can no longer be whole
     }
 
     /** No more reading: seal everything, then wait for it to be written. */
     private void finish(SealReason reason, long now) {
         state = State.FINISHING;
         readToTheEnd = reason == SealReason.PARTITION_END;
-        haveRecords = false; // records not processed yet are not consumed: they are read again
+        processor.dropRecords(); // records not processed yet are not consumed: read again
         if (!sourcePaused) {
             source.pause(); // nothing more is read; a Kafka consumer only keeps its group
             sourcePaused = true;
         }
-        if (combine && !sealRound(reason, now, p -> true)) {
-            return;
-        }
-        for (PartitionState part : partitions.values()) {
-            if (!seal(part, reason, now)) {
-                return;
-            }
-            dropEmptyBatch(part);
-        }
-        settleWaitingParts(reason, now);
+        batches.sealAll(reason, now, true);
     }
 
     /** Stopping: open batches are never sent; their records hold back the commits (property 1). */
     private void abandonOpenBatches() {
         state = State.STOPPING;
-        haveRecords = false;
-        for (PartitionState part : partitions.values()) {
-            OpenBatch open = part.open;
-            if (open != null) {
-                blocks.give(open.buffers()); // with the budget bytes it holds
-                part.open = null;
-            }
-            if (part.ready != null) {
-                blocks.give(part.ready.buffers());
-                part.ready = null;
-            }
-        }
-        roundRows = 0;
-        roundBytes = 0;
+        processor.dropRecords();
+        batches.abandonAll();
     }
 
-    private void dropEmptyBatch(PartitionState part) {
-        if (part.open != null && part.open.isEmpty()) {
-            blocks.give(part.open.buffers());
-            part.open = null;
-        }
-    }
-
-    // --- acknowledgements and commits ----------------------------------------------------------
-
-    /**
-     * Takes back the batches writers settled: acknowledgements reach the trackers here, unless the
-     * batch's partition was revoked since it was sealed (its new owner reads it again).
-     */
-    private void takeSettled() {
-        for (Batch b; (b = settled.poll()) != null; ) {
-            inFlight--;
-            if (b.copyBytes() > 0) {
-                parts.budget().release(b.copyBytes());
-            }
-            boolean written = b.outcome() == Batch.Outcome.WRITTEN;
-            for (Batch.Segment sg : b.segments()) {
-                PartitionState p = partitions.get(sg.partition());
-                boolean mine = p != null && p.epoch == sg.epoch();
-                if (written) {
-                    if (mine) {
-                        p.tracker.acknowledge(sg.pending());
-                    } else {
-                        parts.metrics().lateAcknowledgements.inc();
-                    }
-                }
-                blocks.give(sg.open().buffers()); // the budget bytes go to the pool with them
-            }
-            if (!written) {
-                parts.metrics().abandonedBatches.inc();
-            }
-        }
-        if (parts.budget().paused()) {
-            blocks.trim(parts.budget()::release);
-        }
-    }
-
-    /**
-     * Called by a writer thread: never waits (property 5). The batch's budget bytes stay with its
-     * buffers until this thread takes them back: pooled for the next batch, or released when the
-     * budget is paused.
-     */
-    @Override
-    public void settled(Batch batch) {
-        if (batch.outcome() == Batch.Outcome.WRITTEN) {
-            parts.metrics()
-                    .e2eSeconds
-                    .observe((parts.clock().nanoTime() - batch.firstReadNanos()) / 1e9);
-        }
-        settled.add(batch);
-        Thread t = thread;
-        if (t != null) {
-            LockSupport.unpark(t);
-        }
-    }
+    // --- commits and progress --------------------------------------------------------------------
 
     /** Commits every partition whose position moved, then forgets partitions that are finished. */
     private void commit() {
-        List<PartitionState> moved = new ArrayList<>();
-        for (PartitionState part : partitions.values()) {
-            if (part.tracker.committable() > part.tracker.committed()) {
-                moved.add(part);
-            }
-        }
-        if (!commit(moved)) {
+        if (!commits.commitMoved()) {
             return;
         }
         partitions
@@ -1548,42 +410,9 @@ final class PipelineThread implements BatchOwner, PartitionListener, Runnable {
                 .removeIf(
                         p ->
                                 p.ended
-                                        && p != current
+                                        && p != processor.current()
                                         && p.open == null
                                         && p.tracker.pendingBatches() == 0);
-    }
-
-    /**
-     * Commits these partitions' checkpoints — positions as far as their trackers allow, and the
-     * boundaries of their batches in flight — in one call to the source. False (and the pipeline
-     * failed) when the source could not keep them.
-     */
-    private boolean commit(List<PartitionState> ps) {
-        if (ps.isEmpty()) {
-            return true;
-        }
-        Map<String, Checkpoint> checkpoints = new LinkedHashMap<>();
-        boolean advanced = false;
-        for (PartitionState p : ps) {
-            advanced |= p.tracker.advance();
-            checkpoints.put(p.name, p.checkpoint());
-        }
-        try {
-            parts.committer().commit(source, checkpoints, advanced);
-        } catch (IOException e) {
-            parts.lifecycle()
-                    .fail(
-                            new Failure("cannot commit positions: " + e.getMessage(), null, null),
-                            false);
-            return false;
-        }
-        for (Map.Entry<String, Checkpoint> e : checkpoints.entrySet()) {
-            long position = source.committedPosition(e.getKey(), e.getValue().position());
-            if (position >= 0) {
-                committed.put(e.getKey(), position);
-            }
-        }
-        return true;
     }
 
     private void publish() {
@@ -1609,7 +438,7 @@ final class PipelineThread implements BatchOwner, PartitionListener, Runnable {
 
     /** The committed position of every partition this thread owns or finished. */
     Map<String, Long> committedPositions() {
-        return committed;
+        return commits.committedPositions();
     }
 
     int pendingBatches() {

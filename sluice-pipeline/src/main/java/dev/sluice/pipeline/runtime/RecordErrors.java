@@ -2,9 +2,9 @@ package dev.sluice.pipeline.runtime;
 
 import dev.sluice.pipeline.errors.ErrorPolicy;
 import dev.sluice.pipeline.metrics.Metrics;
-import dev.sluice.pipeline.sink.Batch;
 import dev.sluice.pipeline.sink.RejectedRows;
-import dev.sluice.pipeline.source.RecordBatch;
+import dev.sluice.pipeline.sink.SealedBatch;
+import dev.sluice.pipeline.source.PolledRecords;
 import java.io.IOException;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
@@ -42,7 +42,7 @@ final class RecordErrors {
      * @return null when the record is handled (skipped or dead-lettered) and reading goes on;
      *     otherwise why the pipeline must stop
      */
-    String reject(RecordBatch batch, int index, String reason) throws IOException {
+    String reject(PolledRecords batch, int index, String reason) throws IOException {
         if (policy == ErrorPolicy.FAIL) {
             return reason;
         }
@@ -75,13 +75,13 @@ final class RecordErrors {
             }
 
             @Override
-            public String reject(Batch.RowSource at, byte[] row, String reason) {
+            public String reject(SealedBatch.RowSource at, byte[] row, String reason) {
                 return rejectRow(source.get(), at, row, reason);
             }
         };
     }
 
-    private String rejectRow(String source, Batch.RowSource at, byte[] row, String reason) {
+    private String rejectRow(String source, SealedBatch.RowSource at, byte[] row, String reason) {
         if (policy == ErrorPolicy.FAIL) {
             return reason;
         }

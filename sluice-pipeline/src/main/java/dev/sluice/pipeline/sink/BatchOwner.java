@@ -5,5 +5,5 @@ package dev.sluice.pipeline.sink;
  * Implementations only enqueue and wake their thread: a writer never waits here (property 5).
  */
 public interface BatchOwner {
-    void settled(Batch batch);
+    void settled(SealedBatch batch);
 }

@@ -42,10 +42,11 @@ import java.util.function.IntUnaryOperator;
  * twice, and are looked up once more after the resend is acknowledged) or {@code fail} (the
  * pipeline stops naming the batch's range and query id). A replayed INSERT (after a restart) is
  * looked up the same way before its first attempt, so one an earlier run wrote is not written
- * again. A member of a batch of several partitions replayed alone ({@link Batch#groupToken()}) is
- * first looked up by its group's token on every replica of the shard ({@link GroupLookup}), on
- * every table: the group written — the member is not sent (docs/adr/0011). Counts go to the shard's
- * metrics, and the INSERTs a user must know about to {@link DeliveryNotes}.
+ * again. A member of a batch of several partitions replayed alone ({@link
+ * SealedBatch#groupToken()}) is first looked up by its group's token on every replica of the shard
+ * ({@link GroupLookup}), on every table: the group written — the member is not sent
+ * (docs/adr/0011). Counts go to the shard's metrics, and the INSERTs a user must know about to
+ * {@link DeliveryNotes}.
  *
  * <p>A server error about the INSERT's rows or size ({@link ErrorClass#CONTENT}, {@link
  * ErrorClass#SIZE}) is not retried as it is: the INSERT is sent as its two halves, each under a
@@ -57,9 +58,9 @@ import java.util.function.IntUnaryOperator;
  * without any of its INSERTs written stops the pipeline with one line naming the batch, the
  * replica, the last error and what to check (docs/pipeline.md, "Server errors").
  *
- * <p>A batch goes to its own table ({@link Batch#target()}: a writer may serve several), as that
- * table is now. Rows staged for an older layout of it — the table was altered while they were in
- * flight — are re-encoded before they are shaped ({@link Reencoding}): dropped columns left out,
+ * <p>A batch goes to its own table ({@link SealedBatch#target()}: a writer may serve several), as
+ * that table is now. Rows staged for an older layout of it — the table was altered while they were
+ * in flight — are re-encoded before they are shaped ({@link Reencoding}): dropped columns left out,
  * added ones left to the server, changed types converted; a row that cannot be converted goes to
  * {@link RejectedRows} with the reason. An INSERT the server refuses as made for another table
  * ({@link ErrorClass#SCHEMA}) has the table described again ({@link InsertTarget#refresh}); if it
@@ -185,8 +186,8 @@ public final class BatchSender implements AutoCloseable {
     }
 
     /**
-     * Serves batches that name their table ({@link Batch#target()}) too, each with a shaper {@code
-     * shapers} makes for the table's plan.
+     * Serves batches that name their table ({@link SealedBatch#target()}) too, each with a shaper
+     * {@code shapers} makes for the table's plan.
      */
     BatchSender shapers(Function<InsertPlan, BatchShaper> shapers) {
         this.shapers = shapers;
@@ -253,7 +254,7 @@ public final class BatchSender implements AutoCloseable {
     }
 
     /** Sends {@code batch}; never throws. A fatal failure is reported to the supervisor. */
-    public Batch.Outcome send(Batch batch) {
+    public SealedBatch.Outcome send(SealedBatch batch) {
         try {
             try {
                 use(shapers == null ? null : batch.target());
@@ -267,7 +268,7 @@ public final class BatchSender implements AutoCloseable {
         }
     }
 
-    private Batch.Outcome write(Batch batch) {
+    private SealedBatch.Outcome write(SealedBatch batch) {
         List<BatchShaper.Insert> inserts;
         try {
             inserts = shapeForTable(batch);
@@ -275,7 +276,7 @@ public final class BatchSender implements AutoCloseable {
             return fatal(batch, "cannot make the INSERTs of " + batch + ": " + e.getMessage(), e);
         }
         if (inserts == null) {
-            return Batch.Outcome.ABANDONED; // a row that could not be re-encoded stopped it
+            return SealedBatch.Outcome.ABANDONED; // a row that could not be re-encoded stopped it
         }
         // What is left to send, in order: the INSERTs, and the parts of those sent in halves.
         List<InsertParts.Unit> units = new ArrayList<>(inserts.size());
@@ -296,7 +297,7 @@ public final class BatchSender implements AutoCloseable {
                     for (InsertParts.Unit unit : units) {
                         alreadyWritten(unit.state());
                     }
-                    return Batch.Outcome.WRITTEN;
+                    return SealedBatch.Outcome.WRITTEN;
                 }
                 case NOT_WRITTEN -> metrics.checks(OutcomeCheck.NOT_WRITTEN).inc();
                 case NOT_FOUND -> {} // never reached a replica, as far as their logs tell
@@ -352,7 +353,7 @@ public final class BatchSender implements AutoCloseable {
                     if (batch.replayed() && !state.replayChecked) {
                         Replay r = checkReplay(batch, state, url, replica);
                         if (r == Replay.STOP) {
-                            return Batch.Outcome.ABANDONED;
+                            return SealedBatch.Outcome.ABANDONED;
                         }
                         if (r == Replay.SKIP) {
                             alreadyWritten(state);
@@ -518,7 +519,7 @@ public final class BatchSender implements AutoCloseable {
      * are re-encoded first ({@link Reencoding#toColumns}); rows that cannot be are handed to {@link
      * RejectedRows}. Null when one of them stops the batch (reported to the supervisor).
      */
-    private List<BatchShaper.Insert> shapeForTable(Batch batch) {
+    private List<BatchShaper.Insert> shapeForTable(SealedBatch batch) {
         if (layout == null) {
             return shaper.shape(batch);
         }
@@ -564,7 +565,7 @@ public final class BatchSender implements AutoCloseable {
      *     be described now ({@link #schemaRetry}); otherwise why the batch stops
      */
     private String tableChanged(
-            Batch batch,
+            SealedBatch batch,
             List<InsertParts.Unit> units,
             int next,
             String replica,
@@ -637,9 +638,12 @@ public final class BatchSender implements AutoCloseable {
      * as rejected), otherwise why the batch stops.
      */
     private String refuse(
-            Batch batch, Block block, List<Reencoding.Refused> refused, IntUnaryOperator origin) {
+            SealedBatch batch,
+            Block block,
+            List<Reencoding.Refused> refused,
+            IntUnaryOperator origin) {
         for (Reencoding.Refused f : refused) {
-            Batch.RowSource source = batch.source(origin.applyAsInt(f.row()));
+            SealedBatch.RowSource source = batch.source(origin.applyAsInt(f.row()));
             String stop =
                     rejected.reject(source, InsertParts.renderRow(block, f.row()), f.reason());
             if (stop != null) {
@@ -666,7 +670,7 @@ public final class BatchSender implements AutoCloseable {
      * The group a member replayed alone belonged to, looked up on every replica of the shard: where
      * the server keeps no log of sluice's INSERTs, its outcome is unknown.
      */
-    private GroupLookup.Result lookUpGroup(Batch batch) {
+    private GroupLookup.Result lookUpGroup(SealedBatch batch) {
         if (!policy.looksUpGroups()) {
             return new GroupLookup.Result(GroupLookup.Verdict.UNKNOWN, policy.logging().detail());
         }
@@ -678,7 +682,8 @@ public final class BatchSender implements AutoCloseable {
      * The batch is written: counted, and — a member sent alone while its group's outcome was
      * unknown — its rows this run wrote counted as possibly written twice.
      */
-    private Batch.Outcome written(Batch batch, List<InsertParts.Unit> units, String memberDoubt) {
+    private SealedBatch.Outcome written(
+            SealedBatch batch, List<InsertParts.Unit> units, String memberDoubt) {
         countBatch(units);
         if (memberDoubt != null) {
             long rows = 0;
@@ -698,11 +703,11 @@ public final class BatchSender implements AutoCloseable {
                                 + memberDoubt);
             }
         }
-        return Batch.Outcome.WRITTEN;
+        return SealedBatch.Outcome.WRITTEN;
     }
 
     /** Why the pipeline stops at a member whose group's outcome is unknown, and what to check. */
-    private String groupUnknown(Batch batch, String why) {
+    private String groupUnknown(SealedBatch batch, String why) {
         return "the outcome of an INSERT is unknown: "
                 + batch.describeRange()
                 + " was part of a batch of several partitions sent to shard "
@@ -727,7 +732,7 @@ public final class BatchSender implements AutoCloseable {
      * split that cannot be recorded.
      */
     private String splitOrReject(
-            Batch batch,
+            SealedBatch batch,
             InsertParts.Unit unit,
             ErrorClass kind,
             RuntimeException e,
@@ -769,7 +774,7 @@ public final class BatchSender implements AutoCloseable {
                 kind == ErrorClass.SIZE
                         ? server + " (the row alone is too large for the server's limits)"
                         : server;
-        Batch.RowSource source = batch.source(unit.origin(0));
+        SealedBatch.RowSource source = batch.source(unit.origin(0));
         String stop;
         if (!rejected.bisects()) {
             stop =
@@ -814,7 +819,7 @@ public final class BatchSender implements AutoCloseable {
      *
      * @throws RuntimeException when the server does not answer: retried like a failed attempt
      */
-    private Replay checkReplay(Batch batch, InsertState state, String url, String replica) {
+    private Replay checkReplay(SealedBatch batch, InsertState state, String url, String replica) {
         if (policy.deduplicates()) {
             state.replayChecked = true;
             unresolved.remove(state.token);
@@ -898,7 +903,7 @@ public final class BatchSender implements AutoCloseable {
      * once more the attempts still in doubt, and counts their rows as written twice or possibly
      * twice.
      */
-    private void written(Batch batch, InsertState state) {
+    private void written(SealedBatch batch, InsertState state) {
         if (!state.doubts.isEmpty()) {
             recheck(state);
         }
@@ -967,8 +972,8 @@ public final class BatchSender implements AutoCloseable {
     }
 
     /** Stops the pipeline under {@code on_unknown_outcome: fail}, naming what to check. */
-    private Batch.Outcome stopUnknown(
-            Batch batch, InsertState state, String replica, RuntimeException e, String why) {
+    private SealedBatch.Outcome stopUnknown(
+            SealedBatch batch, InsertState state, String replica, RuntimeException e, String why) {
         StringBuilder m = new StringBuilder();
         m.append("the outcome of an INSERT is unknown: ")
                 .append(where(batch, state))
@@ -1014,8 +1019,8 @@ public final class BatchSender implements AutoCloseable {
      * run looks it up before sending it again, and its rows are counted as unresolved. With a
      * {@code message}, the pipeline stops with it.
      */
-    private Batch.Outcome giveUp(
-            Batch batch, InsertState state, String message, RuntimeException cause) {
+    private SealedBatch.Outcome giveUp(
+            SealedBatch batch, InsertState state, String message, RuntimeException cause) {
         String recordFailure = null;
         if (!state.doubts.isEmpty()) {
             IOException e = unresolved.add(state.token);
@@ -1036,10 +1041,10 @@ public final class BatchSender implements AutoCloseable {
             supervisor.fatal(
                     batch, recordFailure == null ? message : message + recordFailure, cause);
         }
-        return Batch.Outcome.ABANDONED;
+        return SealedBatch.Outcome.ABANDONED;
     }
 
-    private Map<String, String> settingsFor(ServerInfo server, String token, Batch batch) {
+    private Map<String, String> settingsFor(ServerInfo server, String token, SealedBatch batch) {
         Map<String, String> s = new HashMap<>(batch.gathersPartitions() ? groupSettings : settings);
         if (server.supportsInsertDeduplicationToken()) {
             s.put("insert_deduplicate", "1");
@@ -1057,7 +1062,7 @@ public final class BatchSender implements AutoCloseable {
      * The batch's range and rows, which INSERT of it when there are several, and which of its rows
      * when it was sent in halves.
      */
-    private static String where(Batch batch, InsertState state) {
+    private static String where(SealedBatch batch, InsertState state) {
         return batch.describeRange()
                 + " ("
                 + String.format(java.util.Locale.ROOT, "%,d", state.rows)
@@ -1072,13 +1077,13 @@ public final class BatchSender implements AutoCloseable {
         return c.getMessage();
     }
 
-    private String describe(String replica, Batch batch) {
+    private String describe(String replica, SealedBatch batch) {
         return "shard " + shard + " (" + replica + ") failed on " + batch.describeRange();
     }
 
-    private Batch.Outcome fatal(Batch batch, String message, Throwable cause) {
+    private SealedBatch.Outcome fatal(SealedBatch batch, String message, Throwable cause) {
         supervisor.fatal(batch, message, cause);
-        return Batch.Outcome.ABANDONED;
+        return SealedBatch.Outcome.ABANDONED;
     }
 
     @Override

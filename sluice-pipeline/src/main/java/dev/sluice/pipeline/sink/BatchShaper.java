@@ -56,8 +56,8 @@ final class BatchShaper {
      * @param tokenSuffix appended to the batch's deduplication token; "" when the batch is one
      *     INSERT
      * @param origin for each row of {@code block}, its row in the batch's block (and so its
-     *     record's position, {@link Batch#source}); valid, like the block, until the next {@link
-     *     #shape}
+     *     record's position, {@link SealedBatch#source}); valid, like the block, until the next
+     *     {@link #shape}
      */
     record Insert(Block block, String tokenSuffix, IntUnaryOperator origin) {
         /** An INSERT of the batch's own rows, in their order. */
@@ -84,13 +84,13 @@ final class BatchShaper {
      * @throws IllegalStateException when some rows would be sent with no column at all (every
      *     column they have is left to the server)
      */
-    List<Insert> shape(Batch batch) {
+    List<Insert> shape(SealedBatch batch) {
         return shape(batch.block(), batch.absentRows(), batch.nowSeconds());
     }
 
     /**
      * The INSERTs that write {@code block} (a batch's rows, re-encoded) with the absent-field marks
-     * {@code absent} and the batch's {@code now()}; like {@link #shape(Batch)}.
+     * {@code absent} and the batch's {@code now()}; like {@link #shape(SealedBatch)}.
      */
     List<Insert> shape(Block block, AbsentRows absent, long nowSeconds) {
         inserts.clear();

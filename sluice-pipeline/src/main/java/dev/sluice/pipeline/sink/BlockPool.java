@@ -11,7 +11,7 @@ import java.util.function.LongConsumer;
  * The batch buffers of one pipeline thread: a settled batch's block and absent-row marks are reset
  * (keeping their capacity) and filled again by a later batch, so steady state allocates no column
  * buffers (property 6). Buffers waiting here keep the budget bytes they held ({@link
- * BatchBuffers#accounted}): pooled capacity is memory too (property 3). When the budget is paused
+ * PooledBlock#accounted}): pooled capacity is memory too (property 3). When the budget is paused
  * the thread {@link #trim}s the pool, giving those bytes back. Used by its pipeline thread only.
  *
  * <p>Buffers come in layouts: the pool's own columns ({@link #take()}), and those of each table a
@@ -32,10 +32,10 @@ public final class BlockPool {
     private static final class Shape {
         final TargetColumns columns;
         final InsertTarget target;
-        final ArrayDeque<BatchBuffers> free = new ArrayDeque<>();
+        final ArrayDeque<PooledBlock> free = new ArrayDeque<>();
 
         /** The first buffers made: by the time another is needed, they show the size. */
-        BatchBuffers first;
+        PooledBlock first;
 
         int made;
         boolean retired;
@@ -76,7 +76,7 @@ public final class BlockPool {
      * Buffers for a new batch in the pool's own layout: pooled ones with the budget bytes they
      * hold, or fresh ones that hold none yet.
      */
-    public BatchBuffers take() {
+    public PooledBlock take() {
         return take(columns, null);
     }
 
@@ -84,20 +84,18 @@ public final class BlockPool {
      * Buffers for a new batch in {@code layout}, whose batches go to {@code target} (null: the
      * sink's only table).
      */
-    public BatchBuffers take(TargetColumns layout, InsertTarget target) {
+    public PooledBlock take(TargetColumns layout, InsertTarget target) {
         Shape shape = shapes.get(layout);
         if (shape == null || shape.retired) {
             shape = new Shape(layout, target);
             shapes.put(layout, shape);
         }
-        BatchBuffers b = shape.free.pollFirst();
+        PooledBlock b = shape.free.pollFirst();
         if (b != null) {
             pooledBytes -= b.accounted();
             return b;
         }
-        b =
-                new BatchBuffers(
-                        layout.newBlock(), new AbsentRows(layout.size()), layout, shape.target);
+        b = new PooledBlock(layout.newBlock(), new AbsentRows(layout.size()), layout, shape.target);
         if (shape.first == null) {
             shape.first = b;
         } else if (shape.made++ < presized) {
@@ -111,7 +109,7 @@ public final class BlockPool {
     }
 
     /** Takes back buffers no batch uses any more, with the budget bytes they hold. */
-    public void give(BatchBuffers buffers) {
+    public void give(PooledBlock buffers) {
         Shape shape = buffers.columns() == null ? null : shapes.get(buffers.columns());
         if (shape != null && shape.retired) {
             release(buffers); // a layout no longer used: not kept
@@ -136,13 +134,13 @@ public final class BlockPool {
             return;
         }
         shape.retired = true;
-        for (BatchBuffers b; (b = shape.free.pollFirst()) != null; ) {
+        for (PooledBlock b; (b = shape.free.pollFirst()) != null; ) {
             pooledBytes -= b.accounted();
             release(b);
         }
     }
 
-    private void release(BatchBuffers b) {
+    private void release(PooledBlock b) {
         long bytes = b.accounted();
         b.accounted(0);
         if (bytes > 0) {
@@ -157,7 +155,7 @@ public final class BlockPool {
         }
         pooledBytes = 0;
         for (Shape shape : shapes.values()) {
-            for (BatchBuffers b; (b = shape.free.pollFirst()) != null; ) {
+            for (PooledBlock b; (b = shape.free.pollFirst()) != null; ) {
                 b.accounted(0);
                 if (b == shape.first) {
                     shape.first = null; // let it go; the next block made becomes the measure

@@ -7,7 +7,7 @@ import java.util.List;
  * The table a batch is written into, as its writer knows it now: its name, the columns batches are
  * staged in, how they become INSERTs, and what holds for an INSERT sent again on each shard. A
  * writer that serves several tables has one per table ({@code dev.sluice.pipeline.writer}); a batch
- * names its own ({@link Batch#target()}).
+ * names its own ({@link SealedBatch#target()}).
  *
  * <p>The table may change while data flows ({@code ALTER TABLE ... ADD, DROP, MODIFY COLUMN}):
  * {@link #refresh} describes it again when the server refuses an INSERT as made for another table,

@@ -34,7 +34,7 @@ final class KeyedSplit {
     }
 
     /** The parts of {@code batch}, one per shard with rows, in shard order. */
-    List<Batch> split(Batch batch) {
+    List<SealedBatch> split(SealedBatch batch) {
         Block block = batch.block();
         int rows = block.rows();
         shardOfRow = key.select(block, batch.nowSeconds(), shardOfRow);
@@ -48,10 +48,10 @@ final class KeyedSplit {
             used += c > 0 ? 1 : 0;
         }
         Parts owner = new Parts(batch, Math.max(used, 1), release);
-        List<Batch> parts = new ArrayList<>(used);
+        List<SealedBatch> parts = new ArrayList<>(used);
         if (used <= 1) {
             int shard = rows == 0 ? 0 : shardOfRow[0];
-            parts.add(new Batch(batch, owner, block, batch.absentRows(), shard, 0, null));
+            parts.add(new SealedBatch(batch, owner, block, batch.absentRows(), shard, 0, null));
             return parts;
         }
         for (int s = 0; s < shards; s++) {
@@ -69,7 +69,7 @@ final class KeyedSplit {
             AbsentRows absent = copy(batch.absentRows(), picked);
             long bytes = part.capacityBytes();
             acquire.accept(bytes);
-            parts.add(new Batch(batch, owner, part, absent, s, bytes, picked));
+            parts.add(new SealedBatch(batch, owner, part, absent, s, bytes, picked));
         }
         return parts;
     }
@@ -103,20 +103,20 @@ final class KeyedSplit {
 
     /** Settles the batch once every part is settled; gives back the parts' own bytes. */
     private static final class Parts implements BatchOwner {
-        private final Batch batch;
+        private final SealedBatch batch;
         private final AtomicInteger left;
         private final LongConsumer release;
         private volatile boolean abandoned;
 
-        Parts(Batch batch, int parts, LongConsumer release) {
+        Parts(SealedBatch batch, int parts, LongConsumer release) {
             this.batch = batch;
             this.left = new AtomicInteger(parts);
             this.release = release;
         }
 
         @Override
-        public void settled(Batch part) {
-            if (part.outcome() != Batch.Outcome.WRITTEN) {
+        public void settled(SealedBatch part) {
+            if (part.outcome() != SealedBatch.Outcome.WRITTEN) {
                 abandoned = true;
                 if (part.failure() != null) {
                     batch.fail(part.failure(), part.failureCause());
@@ -126,7 +126,8 @@ final class KeyedSplit {
                 release.accept(part.bytes());
             }
             if (left.decrementAndGet() == 0) {
-                batch.settle(abandoned ? Batch.Outcome.ABANDONED : Batch.Outcome.WRITTEN);
+                batch.settle(
+                        abandoned ? SealedBatch.Outcome.ABANDONED : SealedBatch.Outcome.WRITTEN);
             }
         }
     }

@@ -24,7 +24,7 @@ public interface RejectedRows {
      *     the pipeline must stop (more rejections than {@code errors.max_errors}, a dead-letter
      *     file that cannot be written)
      */
-    String reject(Batch.RowSource source, byte[] row, String reason);
+    String reject(SealedBatch.RowSource source, byte[] row, String reason);
 
     /**
      * For the message that stops on a content refusal when {@link #bisects()} is false: what would
@@ -44,7 +44,7 @@ public interface RejectedRows {
             }
 
             @Override
-            public String reject(Batch.RowSource source, byte[] row, String reason) {
+            public String reject(SealedBatch.RowSource source, byte[] row, String reason) {
                 return reason;
             }
         };

@@ -19,7 +19,7 @@ public final class ShardWriter {
     private static final long POLL_MILLIS = 20;
 
     private final int shard;
-    private final LinkedBlockingQueue<Batch> queue = new LinkedBlockingQueue<>();
+    private final LinkedBlockingQueue<SealedBatch> queue = new LinkedBlockingQueue<>();
     private final List<BatchSender> senders;
     private final List<Thread> threads = new ArrayList<>();
     private final SinkSupervisor supervisor;
@@ -49,7 +49,7 @@ public final class ShardWriter {
         }
     }
 
-    void submit(Batch batch) {
+    void submit(SealedBatch batch) {
         inFlight.incrementAndGet();
         queue.add(batch);
         if (stopped) {
@@ -65,7 +65,7 @@ public final class ShardWriter {
     private void run(BatchSender sender) {
         try (sender) {
             while (true) {
-                Batch batch;
+                SealedBatch batch;
                 try {
                     batch = queue.poll(POLL_MILLIS, TimeUnit.MILLISECONDS);
                 } catch (InterruptedException e) {
@@ -77,8 +77,10 @@ public final class ShardWriter {
                     }
                     continue;
                 }
-                Batch.Outcome outcome =
-                        supervisor.abandonQueued() ? Batch.Outcome.ABANDONED : sender.send(batch);
+                SealedBatch.Outcome outcome =
+                        supervisor.abandonQueued()
+                                ? SealedBatch.Outcome.ABANDONED
+                                : sender.send(batch);
                 settle(batch, outcome);
                 if (Thread.currentThread().isInterrupted()) {
                     break;
@@ -90,12 +92,12 @@ public final class ShardWriter {
 
     /** Settles what is queued as abandoned: after the drain deadline, nothing more is sent. */
     private void abandonQueued() {
-        for (Batch b; (b = queue.poll()) != null; ) {
-            settle(b, Batch.Outcome.ABANDONED);
+        for (SealedBatch b; (b = queue.poll()) != null; ) {
+            settle(b, SealedBatch.Outcome.ABANDONED);
         }
     }
 
-    private void settle(Batch batch, Batch.Outcome outcome) {
+    private void settle(SealedBatch batch, SealedBatch.Outcome outcome) {
         inFlight.decrementAndGet();
         poolInFlight.decrementAndGet();
         batch.settle(outcome);

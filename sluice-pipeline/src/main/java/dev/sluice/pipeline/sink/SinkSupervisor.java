@@ -9,5 +9,5 @@ public interface SinkSupervisor {
     boolean abandonQueued();
 
     /** A batch failed for good; the pipeline stops with {@code message}. */
-    void fatal(Batch batch, String message, Throwable cause);
+    void fatal(SealedBatch batch, String message, Throwable cause);
 }

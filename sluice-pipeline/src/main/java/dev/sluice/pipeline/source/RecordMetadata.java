@@ -5,7 +5,7 @@ import java.util.Arrays;
 
 /**
  * What a message source knows of each record besides its bytes — Kafka's key, timestamp, topic,
- * partition and headers — kept beside a {@link RecordBatch} and reused from poll to poll like it:
+ * partition and headers — kept beside a {@link PolledRecords} and reused from poll to poll like it:
  * keys and header names and values are slices of one byte buffer, so a record costs no object.
  * Entry {@code i} belongs to record {@code i} of the batch; the offset is the record's position.
  *

@@ -47,7 +47,7 @@ public interface Source extends AutoCloseable {
      * @return the number of records read (possibly 0), or -1 when the source is exhausted and will
      *     never produce more (bounded sources: files, a generator with a row count)
      */
-    int poll(RecordBatch into, int maxRecords, long maxWaitNanos) throws IOException;
+    int poll(PolledRecords into, int maxRecords, long maxWaitNanos) throws IOException;
 
     /** Stop fetching, for every partition owned now or assigned later, until {@link #resume()}. */
     default void pause() {}

@@ -202,7 +202,7 @@ public final class SourceFactory {
     /** A reader left without input: done at once. */
     private record Exhausted(String name) implements Source {
         @Override
-        public int poll(RecordBatch into, int maxRecords, long maxWaitNanos) {
+        public int poll(PolledRecords into, int maxRecords, long maxWaitNanos) {
             into.clear();
             return -1;
         }

@@ -11,7 +11,7 @@ import dev.sluice.pipeline.decode.BlockColumns;
 import dev.sluice.pipeline.decode.ColumnSlot;
 import dev.sluice.pipeline.decode.RecordException;
 import dev.sluice.pipeline.decode.convert.ConversionException;
-import dev.sluice.pipeline.source.RecordBatch;
+import dev.sluice.pipeline.source.PolledRecords;
 import dev.sluice.pipeline.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
@@ -54,7 +54,7 @@ final class ComputedColumns extends ExpressionTransform {
             int[] rows,
             int count,
             long nowSeconds,
-            RecordBatch batch,
+            PolledRecords batch,
             int first,
             int[] recordOf)
             throws Refused {

@@ -3,7 +3,7 @@ package dev.sluice.pipeline.transform;
 import dev.sluice.clickhouse.block.Block;
 import dev.sluice.clickhouse.column.Column;
 import dev.sluice.pipeline.decode.RecordException;
-import dev.sluice.pipeline.source.RecordBatch;
+import dev.sluice.pipeline.source.PolledRecords;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -80,7 +80,12 @@ public final class ExpressionStage {
      * after (the transforms' own columns included).
      */
     public Outcome run(
-            Block block, int first, int count, RecordBatch batch, int[] records, long nowSeconds) {
+            Block block,
+            int first,
+            int count,
+            PolledRecords batch,
+            int[] records,
+            long nowSeconds) {
         ensure(count);
         for (int j = 0; j < count; j++) {
             selection[j] = first + j;

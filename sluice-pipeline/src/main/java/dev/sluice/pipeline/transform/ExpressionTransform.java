@@ -8,7 +8,7 @@ import dev.sluice.clickhouse.schema.TableSchema;
 import dev.sluice.pipeline.decode.RecordException;
 import dev.sluice.pipeline.decode.RowTarget;
 import dev.sluice.pipeline.decode.TargetColumns;
-import dev.sluice.pipeline.source.RecordBatch;
+import dev.sluice.pipeline.source.PolledRecords;
 import dev.sluice.pipeline.time.Clock;
 import java.util.Set;
 
@@ -91,7 +91,7 @@ abstract sealed class ExpressionTransform implements Transform permits ComputedC
             int[] rows,
             int count,
             long nowSeconds,
-            RecordBatch batch,
+            PolledRecords batch,
             int first,
             int[] recordOf)
             throws Refused;
@@ -105,12 +105,13 @@ abstract sealed class ExpressionTransform implements Transform permits ComputedC
      * {@code index}; {@code now()} is the clock's.
      */
     @Override
-    public final boolean apply(RowTarget row, RecordBatch batch, int index) throws RecordException {
+    public final boolean apply(RowTarget row, PolledRecords batch, int index)
+            throws RecordException {
         return applyRow(row, batch, index, Math.floorDiv(clock.currentTimeMillis(), 1000));
     }
 
     /** One row with the batch's {@code now()}: false when a filter drops it. */
-    final boolean applyRow(RowTarget row, RecordBatch batch, int index, long nowSeconds)
+    final boolean applyRow(RowTarget row, PolledRecords batch, int index, long nowSeconds)
             throws RecordException {
         oneRow[0] = row.row();
         oneRecord[0] = index;
@@ -122,7 +123,7 @@ abstract sealed class ExpressionTransform implements Transform permits ComputedC
     }
 
     /** The records behind rows {@code first ..}, for {@code raw()}. */
-    final RecordRows records(RecordBatch batch, int first, int[] recordOf) {
+    final RecordRows records(PolledRecords batch, int first, int[] recordOf) {
         return records.bind(batch, first, recordOf);
     }
 

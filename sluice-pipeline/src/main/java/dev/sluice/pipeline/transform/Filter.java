@@ -5,7 +5,7 @@ import dev.sluice.clickhouse.expr.CompiledExpression;
 import dev.sluice.clickhouse.expr.UnsupportedValueException;
 import dev.sluice.clickhouse.expr.ValueVector;
 import dev.sluice.pipeline.decode.RecordException;
-import dev.sluice.pipeline.source.RecordBatch;
+import dev.sluice.pipeline.source.PolledRecords;
 import dev.sluice.pipeline.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
@@ -36,7 +36,7 @@ final class Filter extends ExpressionTransform {
             int[] rows,
             int count,
             long nowSeconds,
-            RecordBatch batch,
+            PolledRecords batch,
             int first,
             int[] recordOf)
             throws Refused {

@@ -11,7 +11,7 @@ import dev.sluice.pipeline.decode.RowTarget;
 import dev.sluice.pipeline.decode.TargetColumns;
 import dev.sluice.pipeline.decode.convert.ConversionException;
 import dev.sluice.pipeline.decode.convert.Converters;
-import dev.sluice.pipeline.source.RecordBatch;
+import dev.sluice.pipeline.source.PolledRecords;
 import dev.sluice.pipeline.source.RecordMetadata;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -133,7 +133,7 @@ public final class MetadataColumns implements Transform {
     }
 
     @Override
-    public boolean apply(RowTarget row, RecordBatch batch, int index) throws RecordException {
+    public boolean apply(RowTarget row, PolledRecords batch, int index) throws RecordException {
         RecordMetadata meta = batch.meta;
         Block block = row.block();
         for (int k = 0; k < slots.length; k++) {

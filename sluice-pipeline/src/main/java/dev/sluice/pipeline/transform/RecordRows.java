@@ -1,18 +1,18 @@
 package dev.sluice.pipeline.transform;
 
 import dev.sluice.clickhouse.expr.RawRecords;
-import dev.sluice.pipeline.source.RecordBatch;
+import dev.sluice.pipeline.source.PolledRecords;
 
 /**
  * {@code raw()}'s records for rows of a block: block row {@code first + j} came from record {@code
- * records[j]} of a {@link RecordBatch}. The bytes are the batch's own (no copy).
+ * records[j]} of a {@link PolledRecords}. The bytes are the batch's own (no copy).
  */
 final class RecordRows implements RawRecords {
-    private RecordBatch batch;
+    private PolledRecords batch;
     private int first;
     private int[] records;
 
-    RecordRows bind(RecordBatch batch, int first, int[] records) {
+    RecordRows bind(PolledRecords batch, int first, int[] records) {
         this.batch = batch;
         this.first = first;
         this.records = records;

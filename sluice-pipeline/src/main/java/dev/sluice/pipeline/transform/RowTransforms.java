@@ -2,7 +2,7 @@ package dev.sluice.pipeline.transform;
 
 import dev.sluice.pipeline.decode.RecordException;
 import dev.sluice.pipeline.decode.RowTarget;
-import dev.sluice.pipeline.source.RecordBatch;
+import dev.sluice.pipeline.source.PolledRecords;
 import java.util.List;
 
 /** Turns a {@link RowTransform} into a {@link Transform}. */
@@ -22,7 +22,7 @@ public final class RowTransforms {
             }
 
             @Override
-            public boolean apply(RowTarget row, RecordBatch batch, int index)
+            public boolean apply(RowTarget row, PolledRecords batch, int index)
                     throws RecordException {
                 view.bind(row, batch, index);
                 boolean keep = transform.apply(view);

@@ -11,7 +11,7 @@ import dev.sluice.pipeline.decode.TargetColumns;
 import dev.sluice.pipeline.decode.convert.ConversionException;
 import dev.sluice.pipeline.decode.convert.Converters;
 import dev.sluice.pipeline.decode.convert.Utf8;
-import dev.sluice.pipeline.source.RecordBatch;
+import dev.sluice.pipeline.source.PolledRecords;
 import java.util.Arrays;
 
 /**
@@ -31,7 +31,7 @@ public final class RowView {
     private RowTarget rowTarget;
     private Column[] cols;
     private int row;
-    private RecordBatch batch;
+    private PolledRecords batch;
     private int index;
     private byte[] scratch = new byte[64];
 
@@ -41,7 +41,7 @@ public final class RowView {
     }
 
     /** Points the view at the row being built (done by {@link RowTransforms}). */
-    public void bind(RowTarget row, RecordBatch batch, int index) {
+    public void bind(RowTarget row, PolledRecords batch, int index) {
         this.rowTarget = row;
         this.cols = blockColumns.of(row.block());
         this.row = row.row();
@@ -89,7 +89,7 @@ public final class RowView {
     }
 
     /** The raw record's bytes: {@code batch().data[recordStart(), recordEnd())}. */
-    public RecordBatch batch() {
+    public PolledRecords batch() {
         return batch;
     }
 

@@ -2,7 +2,7 @@ package dev.sluice.pipeline.transform;
 
 import dev.sluice.pipeline.decode.RecordException;
 import dev.sluice.pipeline.decode.RowTarget;
-import dev.sluice.pipeline.source.RecordBatch;
+import dev.sluice.pipeline.source.PolledRecords;
 
 /**
  * One step of the transform chain, applied to each decoded row before it is closed. A transform may
@@ -22,5 +22,5 @@ public interface Transform {
      *     the raw bytes or the record's position
      * @return false to drop the row (a filter): the row counts as handled, not as an error
      */
-    boolean apply(RowTarget row, RecordBatch batch, int index) throws RecordException;
+    boolean apply(RowTarget row, PolledRecords batch, int index) throws RecordException;
 }

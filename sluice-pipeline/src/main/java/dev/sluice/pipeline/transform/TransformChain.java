@@ -2,7 +2,7 @@ package dev.sluice.pipeline.transform;
 
 import dev.sluice.pipeline.decode.RecordException;
 import dev.sluice.pipeline.decode.RowTarget;
-import dev.sluice.pipeline.source.RecordBatch;
+import dev.sluice.pipeline.source.PolledRecords;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -41,7 +41,7 @@ public final class TransformChain {
      * @param nowSeconds the batch's {@code now()}, for expression transforms among them
      * @return false when a transform drops the row
      */
-    public boolean applyRow(RowTarget row, RecordBatch batch, int index, long nowSeconds)
+    public boolean applyRow(RowTarget row, PolledRecords batch, int index, long nowSeconds)
             throws RecordException {
         for (Transform t : rowWise) {
             boolean keep =

@@ -8,15 +8,15 @@ import dev.sluice.pipeline.decode.TargetColumns;
 import dev.sluice.pipeline.metrics.Metrics;
 import dev.sluice.pipeline.metrics.Probes;
 import dev.sluice.pipeline.sink.Backoff;
-import dev.sluice.pipeline.sink.Batch;
-import dev.sluice.pipeline.sink.BatchQueue;
+import dev.sluice.pipeline.sink.BatchSink;
 import dev.sluice.pipeline.sink.InsertTarget;
 import dev.sluice.pipeline.sink.RejectedRows;
 import dev.sluice.pipeline.sink.RetryReason;
 import dev.sluice.pipeline.sink.SealPolicy;
 import dev.sluice.pipeline.sink.SealReason;
+import dev.sluice.pipeline.sink.SealedBatch;
 import dev.sluice.pipeline.sink.ShardRouter;
-import dev.sluice.pipeline.sink.SinkPool;
+import dev.sluice.pipeline.sink.ShardWriters;
 import dev.sluice.pipeline.sink.SinkSupervisor;
 import dev.sluice.pipeline.sink.SplitInserts;
 import dev.sluice.pipeline.sink.UnresolvedInserts;
@@ -105,7 +105,7 @@ import java.util.function.LongConsumer;
  * inflightPerShard} writer threads, each with its own connection to each replica (one INSERT at a
  * time per connection: ADR 0006, 0008), shared by all tables.
  */
-public final class ClickHouseWriter implements BatchQueue, AutoCloseable {
+public final class ClickHouseWriter implements BatchSink, AutoCloseable {
     private final String name;
     private final SinkSpec sink;
     private final Connections connections;
@@ -119,7 +119,7 @@ public final class ClickHouseWriter implements BatchQueue, AutoCloseable {
     private final Consumer<String> changes;
     private final SealPolicy seal;
     private final Thread checker;
-    private final SinkPool pool;
+    private final ShardWriters shardWriters;
     private final Metrics metrics;
     private final Supervision supervision;
     private final InflightLimit limit;
@@ -178,8 +178,8 @@ public final class ClickHouseWriter implements BatchQueue, AutoCloseable {
         }
         this.fixed = fixedTable(sink) != null ? tables.get(fixedTable(sink)) : null;
         TableLayout first = fixed != null ? fixed.current() : null;
-        this.pool =
-                SinkPool.create(
+        this.shardWriters =
+                ShardWriters.create(
                         sink,
                         connections::inserter,
                         first == null ? null : first.plan(),
@@ -195,9 +195,10 @@ public final class ClickHouseWriter implements BatchQueue, AutoCloseable {
         if (first != null && first.shardKey() != null) {
             LongConsumer acquire = b.splitAcquire != null ? b.splitAcquire : limit::force;
             LongConsumer release = b.splitRelease != null ? b.splitRelease : limit::release;
-            pool.keyed(first.shardKey(), acquire, release);
+            shardWriters.keyed(first.shardKey(), acquire, release);
         }
-        pool.start(b.threadNamePrefix != null ? b.threadNamePrefix : "sluice-" + name + "-shard");
+        shardWriters.start(
+                b.threadNamePrefix != null ? b.threadNamePrefix : "sluice-" + name + "-shard");
         long interval = sink.schemaCheckInterval().toNanos();
         if (interval > 0) {
             checker = new Thread(() -> checkTables(interval), "sluice-" + name + "-schema-check");
@@ -490,8 +491,8 @@ public final class ClickHouseWriter implements BatchQueue, AutoCloseable {
                         options.description() != null
                                 ? options.description()
                                 : "rows submitted with token " + token;
-                pool.submit(
-                        Batch.submitted(
+                shardWriters.submit(
+                        SealedBatch.submitted(
                                 s,
                                 rows.block(),
                                 rows.absent(),
@@ -517,19 +518,19 @@ public final class ClickHouseWriter implements BatchQueue, AutoCloseable {
      * is (property 2); never blocks (the runtime's own budget bounds it, property 3).
      */
     @Override
-    public void submit(Batch batch) {
-        pool.submit(batch);
+    public void submit(SealedBatch batch) {
+        shardWriters.submit(batch);
     }
 
     /** Batches queued or being sent, over all shards. */
     @Override
     public int inFlight() {
-        return pool.inFlight();
+        return shardWriters.inFlight();
     }
 
     /** Batches queued or being sent by shard {@code shard}. */
     public int inFlight(int shard) {
-        return pool.inFlight(shard);
+        return shardWriters.inFlight(shard);
     }
 
     /** Bytes of submitted rows not yet settled (what {@code maxInflightBytes} bounds). */
@@ -598,10 +599,10 @@ public final class ClickHouseWriter implements BatchQueue, AutoCloseable {
         if (checker != null) {
             checker.interrupt();
         }
-        pool.finish();
+        shardWriters.finish();
         long deadline = System.nanoTime() + timeout.toNanos();
         try {
-            if (!pool.join(deadline)) {
+            if (!shardWriters.join(deadline)) {
                 abort(); // a thread still inside an attempt settles its batch when that ends
             }
         } catch (InterruptedException e) {
@@ -616,7 +617,7 @@ public final class ClickHouseWriter implements BatchQueue, AutoCloseable {
      */
     public void abort() {
         supervision.abandon = true;
-        pool.interrupt();
+        shardWriters.interrupt();
     }
 
     /**
@@ -624,7 +625,7 @@ public final class ClickHouseWriter implements BatchQueue, AutoCloseable {
      * one line each, naming their rows and query ids.
      */
     public List<String> deliveryNotes() {
-        return pool.deliveryNotes();
+        return shardWriters.deliveryNotes();
     }
 
     /** The registry of this writer's {@code etl_sink_*} series (docs/metrics.md). */
@@ -648,7 +649,7 @@ public final class ClickHouseWriter implements BatchQueue, AutoCloseable {
                 metrics.sumOverShards(s -> s.batches),
                 metrics.sumOverShards(s -> s.inserts),
                 retries,
-                pool.inFlight(),
+                shardWriters.inFlight(),
                 limit.used());
     }
 
@@ -699,8 +700,8 @@ public final class ClickHouseWriter implements BatchQueue, AutoCloseable {
             bytes += m.bytes;
         }
         metrics.seals(reason).inc();
-        pool.submit(
-                Batch.submitted(
+        shardWriters.submit(
+                SealedBatch.submitted(
                         new Submission.Gathered(members),
                         block,
                         absent,
@@ -735,7 +736,7 @@ public final class ClickHouseWriter implements BatchQueue, AutoCloseable {
         }
 
         @Override
-        public void fatal(Batch batch, String message, Throwable cause) {
+        public void fatal(SealedBatch batch, String message, Throwable cause) {
             batch.fail(message, cause);
             if (outer != null) {
                 outer.fatal(batch, message, cause);
@@ -762,7 +763,7 @@ public final class ClickHouseWriter implements BatchQueue, AutoCloseable {
 
         @Override
         public long pendingBatches() {
-            return pool.inFlight();
+            return shardWriters.inFlight();
         }
 
         @Override
@@ -772,7 +773,7 @@ public final class ClickHouseWriter implements BatchQueue, AutoCloseable {
 
         @Override
         public long queuedBatches(int shard) {
-            return pool.inFlight(shard);
+            return shardWriters.inFlight(shard);
         }
     }
 
@@ -795,7 +796,7 @@ public final class ClickHouseWriter implements BatchQueue, AutoCloseable {
                     }
 
                     @Override
-                    public String reject(Batch.RowSource source, byte[] row, String reason) {
+                    public String reject(SealedBatch.RowSource source, byte[] row, String reason) {
                         return reason;
                     }
 
@@ -1026,7 +1027,7 @@ public final class ClickHouseWriter implements BatchQueue, AutoCloseable {
          * errors.policy}). By default the batch fails: its submissions' completions fail with the
          * server's reason, and no row of an INSERT the server refused is written. A handler whose
          * {@link RejectedRows#bisects()} is true has such an INSERT sent in halves down to the
-         * rejected rows, gets each of them (its {@link Batch.RowSource}: the submission's
+         * rejected rows, gets each of them (its {@link SealedBatch.RowSource}: the submission's
          * description and the row's index in the writer's batch; the row as JSON; the server's
          * message) and the rest is written; returning a reason from {@link RejectedRows#reject}
          * fails the batch instead (docs/writer.md, "Rows the server rejects").

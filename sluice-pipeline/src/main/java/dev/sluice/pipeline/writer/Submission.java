@@ -1,7 +1,7 @@
 package dev.sluice.pipeline.writer;
 
-import dev.sluice.pipeline.sink.Batch;
 import dev.sluice.pipeline.sink.BatchOwner;
+import dev.sluice.pipeline.sink.SealedBatch;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
@@ -28,8 +28,8 @@ final class Submission implements BatchOwner {
     }
 
     @Override
-    public void settled(Batch batch) {
-        boolean written = batch.outcome() == Batch.Outcome.WRITTEN;
+    public void settled(SealedBatch batch) {
+        boolean written = batch.outcome() == SealedBatch.Outcome.WRITTEN;
         if (!written) {
             failure = failure(batch);
         }
@@ -42,7 +42,7 @@ final class Submission implements BatchOwner {
     }
 
     /** Why {@code batch} was not written, as the completion reports it. */
-    static WriterException failure(Batch batch) {
+    static WriterException failure(SealedBatch batch) {
         if (batch.failure() != null) {
             return new WriterException(batch.failure(), batch.failureCause());
         }
@@ -65,7 +65,7 @@ final class Submission implements BatchOwner {
         }
 
         @Override
-        public void settled(Batch batch) {
+        public void settled(SealedBatch batch) {
             for (Submission s : members) {
                 s.settled(batch);
             }

@@ -3,7 +3,7 @@ package dev.sluice.pipeline.decode;
 import dev.sluice.clickhouse.block.Block;
 import dev.sluice.clickhouse.schema.TableSchema;
 import dev.sluice.clickhouse.types.TypeParser;
-import dev.sluice.pipeline.source.RecordBatch;
+import dev.sluice.pipeline.source.PolledRecords;
 import dev.sluice.pipeline.spec.PipelineSpec.DecodeSpec;
 import dev.sluice.pipeline.spec.PipelineSpec.Format;
 import dev.sluice.pipeline.spec.PipelineSpec.TransformSpec;
@@ -77,7 +77,7 @@ public final class DecodeFixture {
     }
 
     /** Records as given (UTF-8), one partition, positions 0, 1, 2... */
-    public static RecordBatch batch(String... records) {
+    public static PolledRecords batch(String... records) {
         byte[][] b = new byte[records.length][];
         for (int i = 0; i < records.length; i++) {
             b[i] = records[i].getBytes(StandardCharsets.UTF_8);
@@ -85,8 +85,8 @@ public final class DecodeFixture {
         return batch(b);
     }
 
-    public static RecordBatch batch(byte[]... records) {
-        RecordBatch batch = new RecordBatch();
+    public static PolledRecords batch(byte[]... records) {
+        PolledRecords batch = new PolledRecords();
         batch.source = "test";
         batch.partition = "p";
         int at = 0;
@@ -127,7 +127,7 @@ public final class DecodeFixture {
         }
 
         /** Decodes (and transforms) every record; rejected ones are rolled back and noted. */
-        public Rows decode(Decoder decoder, List<Transform> chain, RecordBatch batch) {
+        public Rows decode(Decoder decoder, List<Transform> chain, PolledRecords batch) {
             for (int i = 0; i < batch.count; i++) {
                 row = block.rows();
                 absent.add(new BitSet());
@@ -156,7 +156,7 @@ public final class DecodeFixture {
             return this;
         }
 
-        public Rows decode(Decoder decoder, RecordBatch batch) {
+        public Rows decode(Decoder decoder, PolledRecords batch) {
             return decode(decoder, List.of(), batch);
         }
 
@@ -166,7 +166,7 @@ public final class DecodeFixture {
          * ({@link TransformChain}); {@code now()} is {@code nowSeconds}.
          */
         public Rows decodeColumnar(
-                Decoder decoder, List<Transform> transforms, RecordBatch batch, long nowSeconds) {
+                Decoder decoder, List<Transform> transforms, PolledRecords batch, long nowSeconds) {
             TransformChain chain = TransformChain.of(transforms);
             int[] records = new int[batch.count];
             List<BitSet> marks = new ArrayList<>();
@@ -224,7 +224,7 @@ public final class DecodeFixture {
             TableSchema table, DecodeSpec spec, List<TransformSpec> transforms, String... records) {
         TargetColumns target = DecoderFactory.targetColumns(spec, transforms, table);
         Decoder decoder = DecoderFactory.create(spec, transforms, target);
-        RecordBatch batch = batch(records);
+        PolledRecords batch = batch(records);
         Rows rows = new Rows(target);
         if (decoder.expectsHeader()) {
             try {
@@ -233,7 +233,7 @@ public final class DecodeFixture {
                 rows.errors.add(e.getMessage());
                 return rows;
             }
-            RecordBatch rest = batch(java.util.Arrays.copyOfRange(records, 1, records.length));
+            PolledRecords rest = batch(java.util.Arrays.copyOfRange(records, 1, records.length));
             return rows.decode(decoder, Transforms.create(transforms, target), rest);
         }
         return rows.decode(decoder, Transforms.create(transforms, target), batch);

@@ -46,15 +46,16 @@ class DecoderFactoryTest {
         TargetColumns target = DecoderFactory.targetColumns(raw, List.of(), TABLE);
         assertThat(names(target)).containsExactly("name");
         Decoder d = DecoderFactory.create(raw, target);
-        dev.sluice.pipeline.source.RecordBatch rb = new dev.sluice.pipeline.source.RecordBatch();
+        dev.sluice.pipeline.source.PolledRecords rb =
+                new dev.sluice.pipeline.source.PolledRecords();
         byte[] text =
                 "not json, {\"at all\"}\t\u00e9".getBytes(java.nio.charset.StandardCharsets.UTF_8);
         System.arraycopy(text, 0, rb.data, 0, text.length);
         rb.add(0, text.length, 0, 1);
-        dev.sluice.pipeline.sink.OpenBatch row =
-                new dev.sluice.pipeline.sink.OpenBatch(
+        dev.sluice.pipeline.sink.BatchBuilder row =
+                new dev.sluice.pipeline.sink.BatchBuilder(
                         "p",
-                        new dev.sluice.pipeline.sink.BatchBuffers(
+                        new dev.sluice.pipeline.sink.PooledBlock(
                                 target.newBlock(),
                                 new dev.sluice.clickhouse.defaults.AbsentRows(target.size())));
         row.beginRow();

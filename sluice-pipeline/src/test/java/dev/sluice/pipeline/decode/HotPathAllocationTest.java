@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.pipeline.decode.DecodeFixture.Rows;
 import dev.sluice.pipeline.decode.json.JsonDecoder;
-import dev.sluice.pipeline.source.RecordBatch;
+import dev.sluice.pipeline.source.PolledRecords;
 import dev.sluice.pipeline.spec.PipelineSpec.DecodeSpec;
 import dev.sluice.pipeline.spec.PipelineSpec.Format;
 import java.lang.management.ManagementFactory;
@@ -25,7 +25,7 @@ class HotPathAllocationTest {
     private static final String EVENTS =
             "ts DateTime, tenant UInt32, kind String, id UInt64, payload String";
 
-    private static RecordBatch tsv() {
+    private static PolledRecords tsv() {
         SplittableRandom r = new SplittableRandom(1);
         String[] lines = new String[RECORDS];
         for (int i = 0; i < RECORDS; i++) {
@@ -52,7 +52,7 @@ class HotPathAllocationTest {
         return sb.append("\\\"}").toString();
     }
 
-    private static RecordBatch ndjson() {
+    private static PolledRecords ndjson() {
         SplittableRandom r = new SplittableRandom(2);
         String[] lines = new String[RECORDS];
         for (int i = 0; i < RECORDS; i++) {
@@ -78,7 +78,8 @@ class HotPathAllocationTest {
     /**
      * Bytes allocated and CPU ns spent per record over {@code rounds} passes, after 3 warm-up ones.
      */
-    private static double[] measure(Decoder d, TargetColumns target, RecordBatch batch, int rounds)
+    private static double[] measure(
+            Decoder d, TargetColumns target, PolledRecords batch, int rounds)
             throws RecordException {
         Rows rows = new Rows(target);
         com.sun.management.ThreadMXBean mx =
@@ -99,7 +100,7 @@ class HotPathAllocationTest {
         return new double[] {bytes / n, nanos / n};
     }
 
-    private static void pass(Decoder d, RecordBatch batch, Target t) throws RecordException {
+    private static void pass(Decoder d, PolledRecords batch, Target t) throws RecordException {
         t.block.reset();
         for (int i = 0; i < batch.count; i++) {
             t.row = i;

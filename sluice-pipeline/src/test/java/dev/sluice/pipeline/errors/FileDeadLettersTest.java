@@ -6,7 +6,7 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import dev.sluice.pipeline.decode.DecodeFixture;
-import dev.sluice.pipeline.source.RecordBatch;
+import dev.sluice.pipeline.source.PolledRecords;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -40,7 +40,7 @@ class FileDeadLettersTest {
     void writesOneLinePerRecordWithPositionReasonAndRecord() throws IOException {
         Path file = dir.resolve("sub/dead.ndjson");
         byte[] invalid = {'a', (byte) 0xFF, '\n', 0};
-        RecordBatch b =
+        PolledRecords b =
                 DecodeFixture.batch("{\"a\":\"é\\\"\"}".getBytes(StandardCharsets.UTF_8), invalid);
         b.source = "file";
         b.partition = "/data/in.json";
@@ -77,7 +77,7 @@ class FileDeadLettersTest {
     @Test
     void manyLinesAreWrittenOutBeforeAFlushAndNoneAreLost() throws IOException {
         Path file = dir.resolve("many.ndjson");
-        RecordBatch b = DecodeFixture.batch("x".repeat(1000));
+        PolledRecords b = DecodeFixture.batch("x".repeat(1000));
         try (FileDeadLetters dl = FileDeadLetters.open(file)) {
             for (int i = 0; i < 200; i++) {
                 dl.write(b, 0, "reason " + i);

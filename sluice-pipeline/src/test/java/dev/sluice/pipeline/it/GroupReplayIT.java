@@ -17,7 +17,7 @@ import dev.sluice.pipeline.runtime.PipelineResult;
 import dev.sluice.pipeline.runtime.PipelineStats;
 import dev.sluice.pipeline.source.Checkpoint;
 import dev.sluice.pipeline.source.PartitionListener;
-import dev.sluice.pipeline.source.RecordBatch;
+import dev.sluice.pipeline.source.PolledRecords;
 import dev.sluice.pipeline.source.Source;
 import dev.sluice.pipeline.spec.PipelineSpec;
 import dev.sluice.pipeline.spec.PipelineSpec.ShardSpec;
@@ -472,7 +472,7 @@ class GroupReplayIT {
         }
 
         @Override
-        public int poll(RecordBatch into, int maxRecords, long maxWaitNanos) {
+        public int poll(PolledRecords into, int maxRecords, long maxWaitNanos) {
             into.clear();
             into.source = name();
             boolean open = false;
@@ -495,7 +495,7 @@ class GroupReplayIT {
             return 0;
         }
 
-        private int read(int p, RecordBatch into, int maxRecords) {
+        private int read(int p, PolledRecords into, int maxRecords) {
             into.partition = PARTITIONS.get(p);
             into.partitionStart = next[p] == 0;
             int offset = 0;

@@ -15,7 +15,7 @@ import dev.sluice.pipeline.errors.ErrorPolicy;
 import dev.sluice.pipeline.runtime.Factories;
 import dev.sluice.pipeline.runtime.Pipeline;
 import dev.sluice.pipeline.runtime.PipelineResult;
-import dev.sluice.pipeline.source.RecordBatch;
+import dev.sluice.pipeline.source.PolledRecords;
 import dev.sluice.pipeline.source.Source;
 import dev.sluice.pipeline.spec.PipelineSpec;
 import dev.sluice.pipeline.spec.PipelineSpec.DecodeSpec;
@@ -99,7 +99,7 @@ class TransformsIT {
         final List<String> reasons = new CopyOnWriteArrayList<>();
 
         @Override
-        public void write(RecordBatch batch, int index, String reason) {
+        public void write(PolledRecords batch, int index, String reason) {
             records.add(
                     new String(
                             batch.data,

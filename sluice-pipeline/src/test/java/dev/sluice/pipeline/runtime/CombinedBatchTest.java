@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.pipeline.checkpoint.LedgerEntry;
 import dev.sluice.pipeline.checkpoint.LocalCheckpoints;
-import dev.sluice.pipeline.sink.Batch;
 import dev.sluice.pipeline.sink.SealReason;
+import dev.sluice.pipeline.sink.SealedBatch;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -35,7 +35,7 @@ class CombinedBatchTest {
         return h;
     }
 
-    private static List<Long> values(Batch b) {
+    private static List<Long> values(SealedBatch b) {
         List<Long> v = new ArrayList<>();
         for (int r = 0; r < b.rows(); r++) {
             v.add(b.block().column(0).getLong(r));
@@ -56,9 +56,9 @@ class CombinedBatchTest {
         h.turns(1);
 
         assertThat(h.batches()).hasSize(1);
-        Batch b = h.batches().get(0);
+        SealedBatch b = h.batches().get(0);
         assertThat(b.segments())
-                .extracting(Batch.Segment::partition)
+                .extracting(SealedBatch.Segment::partition)
                 .containsExactly("a", "b", "c");
         assertThat(b.rows()).isEqualTo(9);
         assertThat(values(b))
@@ -104,7 +104,7 @@ class CombinedBatchTest {
         before.turns(4);
         before.clock.advanceMillis(1_000);
         before.turns(1);
-        Batch original = before.batches().get(0);
+        SealedBatch original = before.batches().get(0);
         List<Long> rows = values(original);
         first.close(); // crash: sent, never acknowledged
 
@@ -121,7 +121,7 @@ class CombinedBatchTest {
         after.turns(3);
 
         assertThat(after.batches()).hasSize(1);
-        Batch replay = after.batches().get(0);
+        SealedBatch replay = after.batches().get(0);
         assertThat(replay.replayed()).isTrue();
         assertThat(replay.token()).isEqualTo(original.token());
         assertThat(replay.shard()).isEqualTo(original.shard());
@@ -140,7 +140,7 @@ class CombinedBatchTest {
         before.turns(3);
         before.clock.advanceMillis(1_000);
         before.turns(1);
-        Batch original = before.batches().get(0);
+        SealedBatch original = before.batches().get(0);
         first.close();
 
         LocalCheckpoints second = LocalCheckpoints.open(dir, "test");
@@ -152,7 +152,7 @@ class CombinedBatchTest {
         after.turns(3);
 
         assertThat(after.batches()).hasSize(1);
-        Batch alone = after.batches().get(0);
+        SealedBatch alone = after.batches().get(0);
         // Its own range's token (a server that has the group cannot tell these rows among its
         // rows), to the group's shard with the group's now(), and the group's token to look up
         // first: the writer sends it only if the group was not written (ADR 0011).
@@ -193,8 +193,8 @@ class CombinedBatchTest {
         before.clock.advanceMillis(1_000);
         before.turns(1); // group 2: a 30..50, b 20..30
         assertThat(before.batches()).hasSize(2);
-        Batch g1 = before.batches().get(0);
-        Batch g2 = before.batches().get(1);
+        SealedBatch g1 = before.batches().get(0);
+        SealedBatch g2 = before.batches().get(1);
         first.close(); // crash: neither acknowledged
 
         LocalCheckpoints second = LocalCheckpoints.open(dir, "test");
@@ -205,17 +205,17 @@ class CombinedBatchTest {
         // a's part of group 1 waited for b's; a read on into group 2: the waiting part is sent
         // alone (after its group is looked up), not dropped.
         assertThat(after.batches()).hasSize(1);
-        Batch aloneA = after.batches().get(0);
+        SealedBatch aloneA = after.batches().get(0);
         assertThat(aloneA.groupToken()).isEqualTo(g1.token());
         assertThat(values(aloneA)).containsExactly(97_000L, 97_001L, 97_002L);
 
         after.source.offer("b", 4);
         after.turns(4);
         assertThat(after.batches()).hasSize(3);
-        Batch aloneB = after.batches().get(1);
+        SealedBatch aloneB = after.batches().get(1);
         assertThat(aloneB.groupToken()).isEqualTo(g1.token());
         assertThat(values(aloneB)).containsExactly(98_000L, 98_001L);
-        Batch whole = after.batches().get(2);
+        SealedBatch whole = after.batches().get(2);
         assertThat(whole.token()).isEqualTo(g2.token());
         assertThat(values(whole)).isEqualTo(values(g2));
         second.close();
@@ -252,7 +252,7 @@ class CombinedBatchTest {
         before.turns(3);
         before.clock.advanceMillis(1_000);
         before.turns(1);
-        Batch original = before.batches().get(0);
+        SealedBatch original = before.batches().get(0);
         first.close();
 
         LocalCheckpoints second = LocalCheckpoints.open(dir, "test");

@@ -6,7 +6,7 @@ import dev.sluice.clickhouse.block.Block;
 import dev.sluice.pipeline.checkpoint.LocalCheckpoints;
 import dev.sluice.pipeline.decode.TargetColumns;
 import dev.sluice.pipeline.errors.ErrorPolicy;
-import dev.sluice.pipeline.sink.Batch;
+import dev.sluice.pipeline.sink.SealedBatch;
 import dev.sluice.pipeline.spec.PipelineSpec.TransformSpec;
 import dev.sluice.pipeline.testing.Tables;
 import dev.sluice.pipeline.transform.Transforms;
@@ -47,9 +47,9 @@ class ExpressionTransformsRuntimeTest {
         return h;
     }
 
-    private static List<Long> column(List<Batch> batches, String name) {
+    private static List<Long> column(List<SealedBatch> batches, String name) {
         List<Long> out = new ArrayList<>();
-        for (Batch b : batches) {
+        for (SealedBatch b : batches) {
             Block block = b.block();
             for (int r = 0; r < block.rows(); r++) {
                 out.add(block.column(name).getLong(r));
@@ -66,7 +66,7 @@ class ExpressionTransformsRuntimeTest {
         h.start();
         h.turns(5); // read to the end; batches are read before acknowledgements recycle them
 
-        assertThat(h.batches()).extracting(Batch::rows).containsExactly(10, 10, 10, 4);
+        assertThat(h.batches()).extracting(SealedBatch::rows).containsExactly(10, 10, 10, 4);
         assertThat(column(h.batches(), "n")).allMatch(n -> n % 3 == 0).hasSize(34);
         assertThat(h.metrics.filtered.getLongValue()).isEqualTo(66);
         h.runToEnd(50);
@@ -94,7 +94,7 @@ class ExpressionTransformsRuntimeTest {
         h.thread.runOnce(); // linger seals it
 
         assertThat(h.batches()).hasSize(1);
-        Batch b = h.batches().get(0);
+        SealedBatch b = h.batches().get(0);
         assertThat(b.rows()).isEqualTo(5);
         assertThat(column(h.batches(), "at")).containsOnly(1_700_000_000L);
         assertThat(b.nowSeconds()).isEqualTo(1_700_000_000L);
@@ -190,7 +190,7 @@ class ExpressionTransformsRuntimeTest {
         before.source.partition("p", 29, k -> k + ",r" + k); // the last record is kept
         before.start();
         before.turns(2); // sealed, sent, never acknowledged: a crash follows
-        List<Batch> sent = List.copyOf(before.batches());
+        List<SealedBatch> sent = List.copyOf(before.batches());
         assertThat(sent).hasSize(3);
         first.close();
 
@@ -206,8 +206,8 @@ class ExpressionTransformsRuntimeTest {
         after.turns(5);
 
         assertThat(after.batches())
-                .extracting(Batch::token)
-                .containsExactlyElementsOf(sent.stream().map(Batch::token).toList());
+                .extracting(SealedBatch::token)
+                .containsExactlyElementsOf(sent.stream().map(SealedBatch::token).toList());
         assertThat(column(after.batches(), "n")).isEqualTo(column(sent, "n"));
         assertThat(column(after.batches(), "at")).isEqualTo(column(sent, "at"));
         assertThat(column(sent, "at").get(1)).isEqualTo(1_700_000_001L + 2);

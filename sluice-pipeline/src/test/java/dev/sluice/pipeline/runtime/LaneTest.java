@@ -5,12 +5,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.sluice.clickhouse.block.Block;
 import dev.sluice.clickhouse.schema.TableSchema;
 import dev.sluice.pipeline.decode.TargetColumns;
-import dev.sluice.pipeline.sink.Batch;
 import dev.sluice.pipeline.sink.InsertPlan;
 import dev.sluice.pipeline.sink.InsertTarget;
 import dev.sluice.pipeline.sink.OutcomePolicy;
 import dev.sluice.pipeline.sink.SealReason;
-import dev.sluice.pipeline.source.RecordBatch;
+import dev.sluice.pipeline.sink.SealedBatch;
+import dev.sluice.pipeline.source.PolledRecords;
 import dev.sluice.pipeline.testing.FakeInserter;
 import dev.sluice.pipeline.testing.Tables;
 import dev.sluice.pipeline.testing.TestDecoder;
@@ -75,7 +75,7 @@ class LaneTest {
         final List<String> lanesMade = new ArrayList<>();
 
         @Override
-        public String table(RecordBatch records) {
+        public String table(PolledRecords records) {
             return "db." + records.partition;
         }
 
@@ -93,7 +93,7 @@ class LaneTest {
         }
     }
 
-    private static List<String> columns(Batch b) {
+    private static List<String> columns(SealedBatch b) {
         Block block = b.block();
         List<String> out = new ArrayList<>();
         for (int c = 0; c < block.columnCount(); c++) {
@@ -122,8 +122,8 @@ class LaneTest {
         h.thread.runOnce();
 
         assertThat(h.batches()).hasSize(2);
-        Batch old = h.batches().get(0);
-        Batch fresh = h.batches().get(1);
+        SealedBatch old = h.batches().get(0);
+        SealedBatch fresh = h.batches().get(1);
         assertThat(old.reason()).isEqualTo(SealReason.TABLE_CHANGED);
         assertThat(columns(old)).containsExactly("n", "s");
         assertThat(old.rows()).isEqualTo(3);
@@ -158,8 +158,8 @@ class LaneTest {
         h.start();
         h.turns(20); // not acknowledged yet: the batches keep their rows to look at
 
-        assertThat(h.batches()).extracting(Batch::target).containsOnly(a, b, c);
-        for (Batch batch : h.batches()) {
+        assertThat(h.batches()).extracting(SealedBatch::target).containsOnly(a, b, c);
+        for (SealedBatch batch : h.batches()) {
             assertThat(batch.segments())
                     .allSatisfy(
                             sg ->
@@ -172,7 +172,7 @@ class LaneTest {
                             assertThat(columns(x)).containsExactly("n", "x");
                             assertThat(x.block().column(1).getString(1)).isEqualTo("b1");
                         });
-        assertThat(h.batches().stream().mapToInt(Batch::rows).sum()).isEqualTo(9);
+        assertThat(h.batches().stream().mapToInt(SealedBatch::rows).sum()).isEqualTo(9);
         h.runToEnd(50);
         assertThat(h.source.commits()).containsEntry("a", 30L).containsEntry("b", 20L);
     }

@@ -3,8 +3,8 @@ package dev.sluice.pipeline.runtime;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.pipeline.checkpoint.LocalCheckpoints;
-import dev.sluice.pipeline.sink.Batch;
 import dev.sluice.pipeline.sink.SealReason;
+import dev.sluice.pipeline.sink.SealedBatch;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -39,7 +39,7 @@ class LedgerReplayTest {
         LocalCheckpoints first = open();
         ThreadHarness before = run(first, 7, 60);
         before.turns(2); // both partitions read; nothing acknowledged, nothing committed
-        List<Batch> sent = List.copyOf(before.batches());
+        List<SealedBatch> sent = List.copyOf(before.batches());
         assertThat(sent).hasSize(18); // 9 batches of 7, 7, ..., 4 rows per partition
         first.close(); // crash: no acknowledgement reached the tracker
 
@@ -48,10 +48,11 @@ class LedgerReplayTest {
         after.runToEnd(20);
 
         assertThat(after.batches())
-                .extracting(Batch::token)
-                .containsExactlyInAnyOrderElementsOf(sent.stream().map(Batch::token).toList());
-        assertThat(after.batches()).allMatch(Batch::replayed);
-        assertThat(after.batches()).extracting(Batch::reason).containsOnly(SealReason.REPLAY);
+                .extracting(SealedBatch::token)
+                .containsExactlyInAnyOrderElementsOf(
+                        sent.stream().map(SealedBatch::token).toList());
+        assertThat(after.batches()).allMatch(SealedBatch::replayed);
+        assertThat(after.batches()).extracting(SealedBatch::reason).containsOnly(SealReason.REPLAY);
         second.close();
     }
 
@@ -60,7 +61,7 @@ class LedgerReplayTest {
         LocalCheckpoints first = open();
         ThreadHarness before = run(first, 10, 50);
         before.turns(1); // one partition read, batches of 10
-        List<Batch> sent = List.copyOf(before.batches());
+        List<SealedBatch> sent = List.copyOf(before.batches());
         assertThat(sent).hasSize(5);
         before.sink.ack(sent.get(0));
         before.sink.ack(sent.get(1));
@@ -81,9 +82,10 @@ class LedgerReplayTest {
         after.start().runToEnd(20);
 
         assertThat(after.batches())
-                .extracting(Batch::token)
-                .containsExactlyElementsOf(sent.subList(2, 5).stream().map(Batch::token).toList());
-        assertThat(after.batches()).extracting(Batch::rows).containsExactly(10, 10, 10);
+                .extracting(SealedBatch::token)
+                .containsExactlyElementsOf(
+                        sent.subList(2, 5).stream().map(SealedBatch::token).toList());
+        assertThat(after.batches()).extracting(SealedBatch::rows).containsExactly(10, 10, 10);
         second.close();
     }
 
@@ -107,7 +109,7 @@ class LedgerReplayTest {
         after.source.partition("p", 20, LedgerReplayTest::row);
         after.start().runToEnd(20);
 
-        assertThat(after.batches()).extracting(Batch::rows).containsExactly(4, 4, 5, 5, 2);
+        assertThat(after.batches()).extracting(SealedBatch::rows).containsExactly(4, 4, 5, 5, 2);
         assertThat(after.batches().get(0).token()).isEqualTo(before.batches().get(0).token());
         assertThat(after.batches().get(1).token()).isEqualTo(before.batches().get(1).token());
         assertThat(after.batches().get(2).firstPosition()).isEqualTo(80);
@@ -122,15 +124,17 @@ class LedgerReplayTest {
         ThreadHarness before = run(first, 10, 20);
         before.clock.advanceMillis(3_000);
         before.turns(2);
-        List<Batch> sent = List.copyOf(before.batches());
-        assertThat(sent).extracting(Batch::nowSeconds).containsOnly(1_700_000_003L);
+        List<SealedBatch> sent = List.copyOf(before.batches());
+        assertThat(sent).extracting(SealedBatch::nowSeconds).containsOnly(1_700_000_003L);
         first.close();
 
         LocalCheckpoints second = open();
         ThreadHarness after = run(second, 10, 20);
         after.clock.advanceMillis(3_600_000); // an hour later
         after.runToEnd(20);
-        assertThat(after.batches()).allMatch(Batch::replayed);
-        assertThat(after.batches()).extracting(Batch::nowSeconds).containsOnly(1_700_000_003L);
+        assertThat(after.batches()).allMatch(SealedBatch::replayed);
+        assertThat(after.batches())
+                .extracting(SealedBatch::nowSeconds)
+                .containsOnly(1_700_000_003L);
     }
 }

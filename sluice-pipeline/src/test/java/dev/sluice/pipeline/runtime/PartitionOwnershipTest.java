@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.pipeline.checkpoint.LedgerEntry;
 import dev.sluice.pipeline.checkpoint.LocalCheckpoints;
-import dev.sluice.pipeline.sink.Batch;
 import dev.sluice.pipeline.sink.SealReason;
+import dev.sluice.pipeline.sink.SealedBatch;
 import dev.sluice.pipeline.source.Checkpoint;
 import java.util.List;
 import java.util.Map;
@@ -62,7 +62,7 @@ class PartitionOwnershipTest {
         h.sink.ackOnSubmit = false;
 
         assertThat(h.batches()).hasSize(1);
-        Batch revoked = h.batches().get(0);
+        SealedBatch revoked = h.batches().get(0);
         assertThat(revoked.partition()).isEqualTo("p");
         assertThat(revoked.reason()).isEqualTo(SealReason.REVOKE);
         assertThat(revoked.rows()).isEqualTo(30);
@@ -74,7 +74,7 @@ class PartitionOwnershipTest {
         h.turns(2);
         h.lifecycle.drain();
         h.runToEnd(10);
-        assertThat(h.batches()).extracting(Batch::partition).containsExactly("p", "q");
+        assertThat(h.batches()).extracting(SealedBatch::partition).containsExactly("p", "q");
         assertThat(h.batches().get(1).rows()).isEqualTo(25);
     }
 
@@ -114,7 +114,7 @@ class PartitionOwnershipTest {
         h.turns(2);
         h.source.revokeNext("p");
         h.thread.runOnce(); // sealed [0..90], not acknowledged: committed at 0
-        Batch first = h.batches().get(0);
+        SealedBatch first = h.batches().get(0);
 
         // Assigned again (as if after a rebalance): it starts at its checkpoint and replays the
         // batch in flight with its boundaries and token.
@@ -125,7 +125,7 @@ class PartitionOwnershipTest {
         h.runToEnd(20);
 
         assertThat(h.metrics.lateAcknowledgements.getLongValue()).isEqualTo(1);
-        Batch replay = h.batches().get(1);
+        SealedBatch replay = h.batches().get(1);
         assertThat(replay.replayed()).isTrue();
         assertThat(replay.token()).isEqualTo(first.token());
         assertThat(replay.epoch()).isGreaterThan(first.epoch());
@@ -150,7 +150,7 @@ class PartitionOwnershipTest {
         h.source.offer("q", 1);
         h.lifecycle.drain();
         h.runToEnd(10);
-        assertThat(h.batches()).extracting(Batch::partition).containsOnly("q");
+        assertThat(h.batches()).extracting(SealedBatch::partition).containsOnly("q");
     }
 
     @Test
@@ -170,7 +170,7 @@ class PartitionOwnershipTest {
         h.runToEnd(20);
 
         assertThat(h.batches()).hasSize(1);
-        Batch b = h.batches().get(0);
+        SealedBatch b = h.batches().get(0);
         assertThat(b.replayed()).isFalse();
         assertThat(b.reason()).isEqualTo(SealReason.PARTITION_END);
         assertThat(b.rows()).isEqualTo(10);
@@ -207,7 +207,7 @@ class PartitionOwnershipTest {
         h.source.partition("p", 1_000, PartitionOwnershipTest::row);
         h.start();
         h.turns(10);
-        int limit = PipelineThread.MAX_IN_FLIGHT_PER_PARTITION;
+        int limit = PartitionState.MAX_IN_FLIGHT_BATCHES;
         assertThat(h.batches()).hasSize(limit);
         assertThat(h.source.paused()).isTrue();
         h.turns(5);

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.pipeline.decode.TargetColumns;
 import dev.sluice.pipeline.errors.ErrorPolicy;
-import dev.sluice.pipeline.sink.Batch;
 import dev.sluice.pipeline.sink.SealReason;
+import dev.sluice.pipeline.sink.SealedBatch;
 import dev.sluice.pipeline.testing.MemorySource;
 import dev.sluice.pipeline.testing.Tables;
 import dev.sluice.pipeline.transform.RowTransforms;
@@ -27,9 +27,9 @@ class PipelineThreadTest {
         h.start();
         h.turns(3);
 
-        assertThat(h.batches()).extracting(Batch::rows).containsExactly(4, 4, 2);
+        assertThat(h.batches()).extracting(SealedBatch::rows).containsExactly(4, 4, 2);
         assertThat(h.batches())
-                .extracting(Batch::reason)
+                .extracting(SealedBatch::reason)
                 .containsExactly(SealReason.ROWS, SealReason.ROWS, SealReason.PARTITION_END);
         assertThat(h.batches().get(1).firstPosition()).isEqualTo(40);
         assertThat(h.batches().get(1).lastPosition()).isEqualTo(70);
@@ -59,7 +59,7 @@ class PipelineThreadTest {
         h.clock.advanceMillis(2_500);
         h.turns(3);
 
-        Batch b = h.batches().get(0);
+        SealedBatch b = h.batches().get(0);
         assertThat(b.rows()).isEqualTo(4);
         assertThat(b.absentRows().count(1)).isEqualTo(3);
         assertThat(b.absentRows().isAbsent(1, 2)).isFalse(); // the transform's value is kept
@@ -130,13 +130,13 @@ class PipelineThreadTest {
 
         h.turns(5);
         assertThat(h.source.polled()).isEqualTo(polled); // no poll while paused
-        int processedRows = h.batches().stream().mapToInt(Batch::rows).sum();
+        int processedRows = h.batches().stream().mapToInt(SealedBatch::rows).sum();
 
         // Acknowledged batches come back to the thread with their buffers; paused, it drops them
         // from its pool and gives their bytes back — resuming once at or below the low watermark.
-        List<Batch> sealed = List.copyOf(h.batches());
+        List<SealedBatch> sealed = List.copyOf(h.batches());
         int i = 0;
-        while (h.batches().stream().mapToInt(Batch::rows).sum() == processedRows) {
+        while (h.batches().stream().mapToInt(SealedBatch::rows).sum() == processedRows) {
             h.sink.ack(sealed.get(i++));
             h.thread.runOnce();
         }
@@ -203,7 +203,7 @@ class PipelineThreadTest {
                 .asString()
                 .startsWith("p@10 ")
                 .endsWith(": record longer than 10 bytes");
-        assertThat(h.batches()).extracting(Batch::rows).containsExactly(2);
+        assertThat(h.batches()).extracting(SealedBatch::rows).containsExactly(2);
         assertThat(h.source.commits()).containsEntry("p", 30L);
     }
 
@@ -268,7 +268,10 @@ class PipelineThreadTest {
 
         h.lifecycle.drain();
         h.thread.runOnce();
-        assertThat(h.batches()).extracting(Batch::reason).containsOnly(SealReason.DRAIN).hasSize(2);
+        assertThat(h.batches())
+                .extracting(SealedBatch::reason)
+                .containsOnly(SealReason.DRAIN)
+                .hasSize(2);
         assertThat(h.thread.done()).isFalse();
         h.sink.ackAll();
         h.thread.runOnce();
@@ -316,7 +319,7 @@ class PipelineThreadTest {
                             @Override
                             public boolean apply(
                                     dev.sluice.pipeline.decode.RowTarget row,
-                                    dev.sluice.pipeline.source.RecordBatch batch,
+                                    dev.sluice.pipeline.source.PolledRecords batch,
                                     int index) {
                                 return row.block().column(0).getLong(row.row()) % 2 == 0;
                             }
@@ -342,11 +345,11 @@ class PipelineThreadTest {
         b.start().runToEnd(50);
 
         assertThat(a.batches())
-                .extracting(Batch::token)
-                .isEqualTo(b.batches().stream().map(Batch::token).toList());
+                .extracting(SealedBatch::token)
+                .isEqualTo(b.batches().stream().map(SealedBatch::token).toList());
         assertThat(a.batches().get(0).token())
                 .isEqualTo("test@r1/mem/p/0-90/" + a.batches().get(0).shard());
-        assertThat(a.batches()).extracting(Batch::shard).contains(0, 1);
+        assertThat(a.batches()).extracting(SealedBatch::shard).contains(0, 1);
     }
 
     @Test
@@ -358,7 +361,7 @@ class PipelineThreadTest {
         h.runToEnd(50);
         assertThat(h.source.commits())
                 .containsEntry("p", (PipelineThread.POLL_RECORDS * 3L + 5) * MemorySource.STRIDE);
-        assertThat(h.batches().stream().mapToInt(Batch::rows).sum())
+        assertThat(h.batches().stream().mapToInt(SealedBatch::rows).sum())
                 .isEqualTo(PipelineThread.POLL_RECORDS * 3 + 5);
     }
 }

@@ -3,7 +3,7 @@ package dev.sluice.pipeline.runtime;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.pipeline.checkpoint.LocalCheckpoints;
-import dev.sluice.pipeline.sink.Batch;
+import dev.sluice.pipeline.sink.SealedBatch;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -35,7 +35,7 @@ class ReplayStopTest {
         final Set<String> tokens = new HashSet<>();
         final List<Long> rows = new ArrayList<>();
 
-        void insert(Batch b) {
+        void insert(SealedBatch b) {
             if (tokens.add(b.token())) {
                 for (int r = 0; r < b.rows(); r++) {
                     rows.add(b.block().column(0).getLong(r));
@@ -161,7 +161,7 @@ class ReplayStopTest {
         int seen = 0;
         for (int turn = 0; turn < 1_000 && !h.thread.done(); turn++) {
             for (; seen < h.batches().size(); seen++) {
-                Batch b = h.batches().get(seen);
+                SealedBatch b = h.batches().get(seen);
                 server.insert(b);
                 h.sink.ack(b);
             }

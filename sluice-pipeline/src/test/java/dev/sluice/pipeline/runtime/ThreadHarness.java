@@ -5,10 +5,10 @@ import dev.sluice.pipeline.checkpoint.LocalCheckpoints;
 import dev.sluice.pipeline.decode.TargetColumns;
 import dev.sluice.pipeline.errors.ErrorPolicy;
 import dev.sluice.pipeline.metrics.Metrics;
-import dev.sluice.pipeline.sink.Batch;
-import dev.sluice.pipeline.sink.BatchQueue;
+import dev.sluice.pipeline.sink.BatchSink;
 import dev.sluice.pipeline.sink.BlockPool;
 import dev.sluice.pipeline.sink.SealPolicy;
+import dev.sluice.pipeline.sink.SealedBatch;
 import dev.sluice.pipeline.sink.ShardRouter;
 import dev.sluice.pipeline.testing.MemorySource;
 import dev.sluice.pipeline.testing.NoProbes;
@@ -64,15 +64,15 @@ final class ThreadHarness {
     PipelineThread thread;
 
     /** The sink: collects batches; a batch is in flight until the test settles it. */
-    final class Collector implements BatchQueue {
-        final List<Batch> submitted = new ArrayList<>();
+    final class Collector implements BatchSink {
+        final List<SealedBatch> submitted = new ArrayList<>();
         int settled;
 
         /** Acknowledge every batch the moment it is submitted, as a writer racing ahead would. */
         boolean ackOnSubmit;
 
         @Override
-        public void submit(Batch batch) {
+        public void submit(SealedBatch batch) {
             submitted.add(batch);
             if (ackOnSubmit) {
                 ack(batch);
@@ -84,14 +84,14 @@ final class ThreadHarness {
             return submitted.size() - settled;
         }
 
-        void ack(Batch b) {
+        void ack(SealedBatch b) {
             settled++;
-            b.settle(Batch.Outcome.WRITTEN);
+            b.settle(SealedBatch.Outcome.WRITTEN);
         }
 
         void ackAll() {
-            for (Batch b : submitted) {
-                if (b.outcome() == Batch.Outcome.IN_FLIGHT) {
+            for (SealedBatch b : submitted) {
+                if (b.outcome() == SealedBatch.Outcome.IN_FLIGHT) {
                     ack(b);
                 }
             }
@@ -106,8 +106,8 @@ final class ThreadHarness {
         if (checkpoints != null) {
             source.checkpoints(checkpoints);
         }
-        SharedParts parts =
-                new SharedParts(
+        PipelineContext context =
+                new PipelineContext(
                         "test",
                         checkpoints == null ? "r1" : checkpoints.run(),
                         new SealPolicy(maxRows, maxBytes, lingerNanos),
@@ -126,9 +126,13 @@ final class ThreadHarness {
         thread =
                 lanes != null
                         ? new PipelineThread(
-                                parts, source, lanes, null, new BlockPool(null, 0, budget::release))
+                                context,
+                                source,
+                                lanes,
+                                null,
+                                new BlockPool(null, 0, budget::release))
                         : new PipelineThread(
-                                parts,
+                                context,
                                 source,
                                 new TestDecoder(columns, inputs),
                                 transforms,
@@ -157,7 +161,7 @@ final class ThreadHarness {
         }
     }
 
-    List<Batch> batches() {
+    List<SealedBatch> batches() {
         return sink.submitted;
     }
 }

@@ -38,7 +38,7 @@ class BatchSenderTest {
 
     private final ManualClock clock = new ManualClock();
     private final List<String> fatal = new CopyOnWriteArrayList<>();
-    private final List<Batch> settled = new ArrayList<>();
+    private final List<SealedBatch> settled = new ArrayList<>();
     private boolean abandon;
     private final Metrics metrics = new Metrics("t", 1, new NoProbes());
     private final SinkSupervisor supervisor =
@@ -49,7 +49,7 @@ class BatchSenderTest {
                 }
 
                 @Override
-                public void fatal(Batch batch, String message, Throwable cause) {
+                public void fatal(SealedBatch batch, String message, Throwable cause) {
                     fatal.add(message);
                 }
             };
@@ -70,16 +70,16 @@ class BatchSenderTest {
     private boolean presort;
     private boolean split;
 
-    private Batch batch() {
+    private SealedBatch batch() {
         return batch(0, 1, 2);
     }
 
     /** A batch of rows (n, "v" + n), at positions 0, 10, 20, ... */
-    private Batch batch(long... ns) {
+    private SealedBatch batch(long... ns) {
         TargetColumns columns = new TargetColumns(table, table.insertableColumns());
-        OpenBatch open =
-                new OpenBatch(
-                        "p", new BatchBuffers(columns.newBlock(), new AbsentRows(columns.size())));
+        BatchBuilder open =
+                new BatchBuilder(
+                        "p", new PooledBlock(columns.newBlock(), new AbsentRows(columns.size())));
         for (int i = 0; i < ns.length; i++) {
             open.beginRow();
             open.block().column(0).appendLong(ns[i]);
@@ -87,7 +87,7 @@ class BatchSenderTest {
             open.commitRow(i * 10L);
         }
         long last = (ns.length - 1) * 10L;
-        return new Batch(
+        return new SealedBatch(
                 settled::add,
                 open,
                 new LedgerEntry("p", 0, last, 0),
@@ -99,18 +99,18 @@ class BatchSenderTest {
     }
 
     /** The batch of {@link #batch()} as a restart replays it from the ledger. */
-    private Batch replayed() {
+    private SealedBatch replayed() {
         TargetColumns columns = new TargetColumns(table, table.insertableColumns());
-        OpenBatch open =
-                new OpenBatch(
-                        "p", new BatchBuffers(columns.newBlock(), new AbsentRows(columns.size())));
+        BatchBuilder open =
+                new BatchBuilder(
+                        "p", new PooledBlock(columns.newBlock(), new AbsentRows(columns.size())));
         for (int i = 0; i < 3; i++) {
             open.beginRow();
             open.block().column(0).appendLong(i);
             open.block().column(1).appendString("v" + i);
             open.commitRow(i * 10L);
         }
-        return new Batch(
+        return new SealedBatch(
                 settled::add,
                 open,
                 new LedgerEntry("p", 0, 20, 0),
@@ -183,7 +183,7 @@ class BatchSenderTest {
         a.failNext(new ConnectionException("connection reset"));
         BatchSender sender = sender(List.of(a, b), RETRY);
 
-        assertThat(sender.send(batch())).isEqualTo(Batch.Outcome.WRITTEN);
+        assertThat(sender.send(batch())).isEqualTo(SealedBatch.Outcome.WRITTEN);
 
         assertThat(a.inserts()).isEmpty();
         assertThat(a.isOpen()).isFalse(); // the broken connection was dropped
@@ -205,7 +205,7 @@ class BatchSenderTest {
                 .failNext(new ConnectionException("timed out"));
         BatchSender sender = sender(List.of(a), RETRY);
 
-        assertThat(sender.send(batch())).isEqualTo(Batch.Outcome.WRITTEN);
+        assertThat(sender.send(batch())).isEqualTo(SealedBatch.Outcome.WRITTEN);
 
         // 100 + 200 + 400 ms, each ±20 %.
         assertThat(clock.nanoTime()).isBetween(560_000_000L, 840_000_000L);
@@ -222,7 +222,7 @@ class BatchSenderTest {
         a.failNext(serverError(60, "Table db.t doesn't exist."));
         BatchSender sender = sender(List.of(a, b), RETRY);
 
-        assertThat(sender.send(batch())).isEqualTo(Batch.Outcome.ABANDONED);
+        assertThat(sender.send(batch())).isEqualTo(SealedBatch.Outcome.ABANDONED);
 
         assertThat(b.attempts()).isZero(); // fatal: no other replica is tried
         assertThat(fatal)
@@ -239,7 +239,8 @@ class BatchSenderTest {
     void aBlockThatDoesNotMatchTheTableIsFatal() {
         FakeInserter a = new FakeInserter(FakeInserter.server(18, 16));
         a.failNext(new ClickHouseException("INSERT INTO db.t: column n UInt64 does not match"));
-        assertThat(sender(List.of(a), RETRY).send(batch())).isEqualTo(Batch.Outcome.ABANDONED);
+        assertThat(sender(List.of(a), RETRY).send(batch()))
+                .isEqualTo(SealedBatch.Outcome.ABANDONED);
         assertThat(fatal).singleElement().asString().contains("does not match");
     }
 
@@ -250,7 +251,8 @@ class BatchSenderTest {
             a.failNext(new ConnectionException("refused " + i));
         }
         RetrySpec three = new RetrySpec(Duration.ofMillis(10), Duration.ofSeconds(1), 2.0, 0, 3);
-        assertThat(sender(List.of(a), three).send(batch())).isEqualTo(Batch.Outcome.ABANDONED);
+        assertThat(sender(List.of(a), three).send(batch()))
+                .isEqualTo(SealedBatch.Outcome.ABANDONED);
         assertThat(fatal)
                 .singleElement()
                 .asString()
@@ -264,7 +266,8 @@ class BatchSenderTest {
         FakeInserter a = new FakeInserter(FakeInserter.server(18, 16));
         a.failNext(new ConnectionException("refused"));
         abandon = true;
-        assertThat(sender(List.of(a), RETRY).send(batch())).isEqualTo(Batch.Outcome.ABANDONED);
+        assertThat(sender(List.of(a), RETRY).send(batch()))
+                .isEqualTo(SealedBatch.Outcome.ABANDONED);
         assertThat(a.attempts()).isEqualTo(1);
         assertThat(fatal).isEmpty();
     }
@@ -300,7 +303,7 @@ class BatchSenderTest {
                 });
 
         assertThat(sender(List.of(a), RETRY).send(batch(5, 4, 3, 2, 1, 0)))
-                .isEqualTo(Batch.Outcome.WRITTEN);
+                .isEqualTo(SealedBatch.Outcome.WRITTEN);
 
         // Sorted by n, then split by n % 2 in order of first appearance: the even part first.
         assertThat(a.inserts()).hasSize(2);
@@ -338,7 +341,7 @@ class BatchSenderTest {
         a.interruptNext(true);
 
         assertThat(sender(List.of(a), RETRY, asking(OnUnknownOutcome.FAIL)).send(batch()))
-                .isEqualTo(Batch.Outcome.WRITTEN);
+                .isEqualTo(SealedBatch.Outcome.WRITTEN);
 
         assertThat(a.inserts()).hasSize(1); // written once, by the interrupted attempt
         assertThat(a.attempts()).isEqualTo(1);
@@ -360,7 +363,7 @@ class BatchSenderTest {
         a.interruptNext(false);
 
         assertThat(sender(List.of(a), RETRY, asking(OnUnknownOutcome.FAIL)).send(batch()))
-                .isEqualTo(Batch.Outcome.WRITTEN);
+                .isEqualTo(SealedBatch.Outcome.WRITTEN);
 
         assertThat(a.inserts())
                 .singleElement()
@@ -393,7 +396,7 @@ class BatchSenderTest {
                             return a.trace(prefix);
                         });
 
-        assertThat(sender.send(batch())).isEqualTo(Batch.Outcome.WRITTEN);
+        assertThat(sender.send(batch())).isEqualTo(SealedBatch.Outcome.WRITTEN);
 
         assertThat(looks.get()).isEqualTo(5);
         assertThat(clock.nanoTime()).isEqualTo(4 * OutcomeResolver.POLL_NANOS);
@@ -415,7 +418,7 @@ class BatchSenderTest {
                             return a.trace(prefix);
                         });
 
-        assertThat(sender.send(batch())).isEqualTo(Batch.Outcome.ABANDONED);
+        assertThat(sender.send(batch())).isEqualTo(SealedBatch.Outcome.ABANDONED);
 
         assertThat(a.attempts()).isEqualTo(1); // never sent again
         assertThat(fatal)
@@ -450,7 +453,7 @@ class BatchSenderTest {
                             return a.trace(prefix);
                         });
 
-        assertThat(sender.send(batch())).isEqualTo(Batch.Outcome.WRITTEN);
+        assertThat(sender.send(batch())).isEqualTo(SealedBatch.Outcome.WRITTEN);
 
         assertThat(a.inserts()).hasSize(2); // the server has both copies
         assertThat(metrics.shard(0).retries(RetryReason.UNKNOWN).getLongValue()).isEqualTo(1);
@@ -473,7 +476,7 @@ class BatchSenderTest {
         unreachableLookups = 21;
 
         assertThat(sender(List.of(a), RETRY, asking(OnUnknownOutcome.RESEND)).send(batch()))
-                .isEqualTo(Batch.Outcome.WRITTEN);
+                .isEqualTo(SealedBatch.Outcome.WRITTEN);
 
         assertThat(a.inserts()).hasSize(2);
         assertThat(metrics.shard(0).checks(OutcomeCheck.UNKNOWN).getLongValue()).isEqualTo(1);
@@ -492,7 +495,7 @@ class BatchSenderTest {
         unreachableLookups = Integer.MAX_VALUE;
 
         assertThat(sender(List.of(a), RETRY, asking(OnUnknownOutcome.FAIL)).send(batch()))
-                .isEqualTo(Batch.Outcome.ABANDONED);
+                .isEqualTo(SealedBatch.Outcome.ABANDONED);
 
         assertThat(clock.nanoTime()).isEqualTo(Duration.ofSeconds(10).toNanos());
         assertThat(fatal)
@@ -513,7 +516,7 @@ class BatchSenderTest {
                         Duration.ofSeconds(10));
 
         assertThat(sender(List.of(a), RETRY, noLog).send(batch()))
-                .isEqualTo(Batch.Outcome.ABANDONED);
+                .isEqualTo(SealedBatch.Outcome.ABANDONED);
 
         assertThat(lookups).isEmpty();
         assertThat(clock.nanoTime()).isZero();
@@ -530,7 +533,7 @@ class BatchSenderTest {
         FakeInserter a = new FakeInserter(FakeInserter.server(18, 16));
         a.interruptNext(true);
 
-        assertThat(sender(List.of(a), RETRY).send(batch())).isEqualTo(Batch.Outcome.WRITTEN);
+        assertThat(sender(List.of(a), RETRY).send(batch())).isEqualTo(SealedBatch.Outcome.WRITTEN);
 
         assertThat(lookups).isEmpty();
         assertThat(metrics.shard(0).retries(RetryReason.DEDUPLICATED).getLongValue()).isEqualTo(1);
@@ -545,7 +548,7 @@ class BatchSenderTest {
         a.logEarlier(TOKEN + "#0ld.2", 3);
 
         assertThat(sender(List.of(a), RETRY, asking(OnUnknownOutcome.FAIL)).send(replayed()))
-                .isEqualTo(Batch.Outcome.WRITTEN);
+                .isEqualTo(SealedBatch.Outcome.WRITTEN);
 
         assertThat(a.attempts()).isZero();
         assertThat(metrics.shard(0).checks(OutcomeCheck.WRITTEN).getLongValue()).isEqualTo(1);
@@ -565,7 +568,7 @@ class BatchSenderTest {
                         QueryLogging.notLogged("the server keeps no log of sluice's queries"),
                         Duration.ofSeconds(10));
         assertThat(sender(List.of(a), RETRY, noLog).send(replayed()))
-                .isEqualTo(Batch.Outcome.WRITTEN);
+                .isEqualTo(SealedBatch.Outcome.WRITTEN);
         assertThat(a.inserts()).hasSize(1);
         assertThat(lookups).isEmpty();
         assertThat(count(m -> m.records)).isEqualTo(3);
@@ -583,7 +586,7 @@ class BatchSenderTest {
     void aReplayTheServerNeverSawIsSentAndOneItFailedIsSentAgain() {
         FakeInserter a = new FakeInserter(FakeInserter.server(18, 16));
         assertThat(sender(List.of(a), RETRY, asking(OnUnknownOutcome.FAIL)).send(replayed()))
-                .isEqualTo(Batch.Outcome.WRITTEN);
+                .isEqualTo(SealedBatch.Outcome.WRITTEN);
         assertThat(a.inserts()).hasSize(1);
         assertThat(metrics.shard(0).checks(OutcomeCheck.NOT_WRITTEN).getLongValue()).isZero();
 
@@ -600,7 +603,7 @@ class BatchSenderTest {
         unresolved.add(TOKEN);
         FakeInserter a = new FakeInserter(FakeInserter.server(18, 16));
         assertThat(sender(List.of(a), RETRY, asking(OnUnknownOutcome.FAIL)).send(replayed()))
-                .isEqualTo(Batch.Outcome.ABANDONED);
+                .isEqualTo(SealedBatch.Outcome.ABANDONED);
         assertThat(a.attempts()).isZero();
         assertThat(fatal)
                 .singleElement()
@@ -612,7 +615,7 @@ class BatchSenderTest {
         FakeInserter b = new FakeInserter(FakeInserter.server(18, 16));
         b.logEarlier(TOKEN + "#0ld.1", -1);
         assertThat(sender(List.of(b), RETRY, asking(OnUnknownOutcome.FAIL)).send(replayed()))
-                .isEqualTo(Batch.Outcome.WRITTEN);
+                .isEqualTo(SealedBatch.Outcome.WRITTEN);
         assertThat(b.inserts()).hasSize(1);
         assertThat(unresolved.tokens()).isEmpty();
     }
@@ -622,7 +625,7 @@ class BatchSenderTest {
         unresolved.add(TOKEN);
         FakeInserter a = new FakeInserter(FakeInserter.server(18, 16));
         assertThat(sender(List.of(a), RETRY, asking(OnUnknownOutcome.RESEND)).send(replayed()))
-                .isEqualTo(Batch.Outcome.WRITTEN);
+                .isEqualTo(SealedBatch.Outcome.WRITTEN);
         assertThat(a.inserts()).hasSize(1);
         assertThat(count(m -> m.rowsPossiblyDuplicated)).isEqualTo(3);
         assertThat(unresolved.tokens()).isEmpty();
@@ -634,7 +637,7 @@ class BatchSenderTest {
         a.logEarlier(TOKEN + "#0ld.1", 3);
         unreachableLookups = 2;
         assertThat(sender(List.of(a), RETRY, asking(OnUnknownOutcome.FAIL)).send(replayed()))
-                .isEqualTo(Batch.Outcome.WRITTEN);
+                .isEqualTo(SealedBatch.Outcome.WRITTEN);
         assertThat(lookups).hasSize(3);
         assertThat(a.attempts()).isZero();
         assertThat(metrics.shard(0).retries(RetryReason.CONNECTION).getLongValue()).isEqualTo(2);
@@ -649,18 +652,18 @@ class BatchSenderTest {
     }
 
     /** Partition p's member (positions 0..20) of the group {@link #GROUP}, replayed alone. */
-    private Batch member() {
+    private SealedBatch member() {
         TargetColumns columns = new TargetColumns(table, table.insertableColumns());
-        OpenBatch open =
-                new OpenBatch(
-                        "p", new BatchBuffers(columns.newBlock(), new AbsentRows(columns.size())));
+        BatchBuilder open =
+                new BatchBuilder(
+                        "p", new PooledBlock(columns.newBlock(), new AbsentRows(columns.size())));
         for (int i = 0; i < 3; i++) {
             open.beginRow();
             open.block().column(0).appendLong(i);
             open.block().column(1).appendString("v" + i);
             open.commitRow(i * 10L);
         }
-        return Batch.memberAlone(
+        return SealedBatch.memberAlone(
                 settled::add,
                 open,
                 new LedgerEntry("p", 0, 20, 0, 0, "00000000000000ab.2"),
@@ -683,7 +686,7 @@ class BatchSenderTest {
         assertThat(
                         sender(List.of(a, b), RETRY, replicatedLogged(OnUnknownOutcome.RESEND))
                                 .send(member()))
-                .isEqualTo(Batch.Outcome.WRITTEN);
+                .isEqualTo(SealedBatch.Outcome.WRITTEN);
 
         assertThat(a.attempts() + b.attempts()).isZero();
         assertThat(lookups).containsExactly(GROUP, GROUP); // each replica, by the group's token
@@ -702,7 +705,7 @@ class BatchSenderTest {
         assertThat(
                         sender(List.of(a, b), RETRY, replicatedLogged(OnUnknownOutcome.RESEND))
                                 .send(member()))
-                .isEqualTo(Batch.Outcome.WRITTEN);
+                .isEqualTo(SealedBatch.Outcome.WRITTEN);
 
         assertThat(a.inserts()).hasSize(1);
         assertThat(a.inserts().get(0).queryId()).startsWith(TOKEN + "#n0nce.1");
@@ -720,7 +723,7 @@ class BatchSenderTest {
         assertThat(
                         sender(List.of(a), RETRY, replicatedLogged(OnUnknownOutcome.RESEND))
                                 .send(member()))
-                .isEqualTo(Batch.Outcome.WRITTEN);
+                .isEqualTo(SealedBatch.Outcome.WRITTEN);
         assertThat(a.inserts()).hasSize(1);
         assertThat(metrics.shard(0).checks(OutcomeCheck.NOT_WRITTEN).getLongValue()).isEqualTo(1);
 
@@ -739,7 +742,7 @@ class BatchSenderTest {
                             return b.trace(prefix);
                         });
         lookups.clear();
-        assertThat(sender.send(member())).isEqualTo(Batch.Outcome.WRITTEN);
+        assertThat(sender.send(member())).isEqualTo(SealedBatch.Outcome.WRITTEN);
         assertThat(b.attempts()).isZero();
         assertThat(lookups).hasSize(4);
     }
@@ -751,7 +754,7 @@ class BatchSenderTest {
         assertThat(
                         sender(List.of(a), RETRY, replicatedLogged(OnUnknownOutcome.FAIL))
                                 .send(member()))
-                .isEqualTo(Batch.Outcome.ABANDONED);
+                .isEqualTo(SealedBatch.Outcome.ABANDONED);
         assertThat(a.attempts()).isZero();
         assertThat(fatal)
                 .singleElement()
@@ -764,7 +767,7 @@ class BatchSenderTest {
         assertThat(
                         sender(List.of(a), RETRY, replicatedLogged(OnUnknownOutcome.RESEND))
                                 .send(member()))
-                .isEqualTo(Batch.Outcome.WRITTEN);
+                .isEqualTo(SealedBatch.Outcome.WRITTEN);
         assertThat(a.inserts()).hasSize(1);
         assertThat(count(m -> m.rowsPossiblyDuplicated)).isEqualTo(3);
         assertThat(notes.lines())
@@ -778,7 +781,7 @@ class BatchSenderTest {
     @Test
     void aMemberIsSentAndCountedAsPossiblyTwiceWhereNothingCanBeLookedUp() {
         FakeInserter a = new FakeInserter(FakeInserter.server(18, 16));
-        assertThat(sender(List.of(a), RETRY).send(member())).isEqualTo(Batch.Outcome.WRITTEN);
+        assertThat(sender(List.of(a), RETRY).send(member())).isEqualTo(SealedBatch.Outcome.WRITTEN);
         assertThat(lookups).isEmpty();
         assertThat(a.inserts()).hasSize(1);
         assertThat(count(m -> m.rowsPossiblyDuplicated)).isEqualTo(3);
@@ -788,21 +791,20 @@ class BatchSenderTest {
     void aGroupsInsertsAreLoggedOnATableThatDeduplicates() {
         OutcomePolicy dedupLogged = replicatedLogged(OnUnknownOutcome.RESEND);
         TargetColumns columns = new TargetColumns(table, table.insertableColumns());
-        List<Batch.Segment> segments = new ArrayList<>();
+        List<SealedBatch.Segment> segments = new ArrayList<>();
         for (String p : List.of("p", "q")) {
-            OpenBatch open =
-                    new OpenBatch(
-                            p,
-                            new BatchBuffers(columns.newBlock(), new AbsentRows(columns.size())));
+            BatchBuilder open =
+                    new BatchBuilder(
+                            p, new PooledBlock(columns.newBlock(), new AbsentRows(columns.size())));
             open.beginRow();
             open.block().column(0).appendLong(1);
             open.block().column(1).appendString(p);
             open.commitRow(0);
-            segments.add(new Batch.Segment(open, new LedgerEntry(p, 0, 0, 0, 0, "ab.2"), 1));
+            segments.add(new SealedBatch.Segment(open, new LedgerEntry(p, 0, 0, 0, 0, "ab.2"), 1));
         }
         FakeInserter a = new FakeInserter(FakeInserter.server(18, 16));
         sender(List.of(a), RETRY, dedupLogged)
-                .send(new Batch(settled::add, segments, 0, false, GROUP, SealReason.ROWS, 0));
+                .send(new SealedBatch(settled::add, segments, 0, false, GROUP, SealReason.ROWS, 0));
         sender(List.of(a), RETRY, dedupLogged).send(batch());
         assertThat(a.inserts()).hasSize(2);
         assertThat(a.inserts().get(0).settings()).containsEntry("log_queries", "1");
@@ -823,7 +825,7 @@ class BatchSenderTest {
                             return a.trace(prefix);
                         });
 
-        assertThat(sender.send(batch())).isEqualTo(Batch.Outcome.ABANDONED);
+        assertThat(sender.send(batch())).isEqualTo(SealedBatch.Outcome.ABANDONED);
 
         assertThat(a.attempts()).isEqualTo(1);
         assertThat(unresolved.tokens()).containsExactly(TOKEN);

@@ -49,11 +49,11 @@ class BatchShaperTest {
     }
 
     /** A sealed batch of {@code rows}, one value per column: a Long, a String or ABSENT. */
-    private Batch batch(Object[]... rows) {
+    private SealedBatch batch(Object[]... rows) {
         TargetColumns columns = new TargetColumns(table, table.insertableColumns());
-        OpenBatch open =
-                new OpenBatch(
-                        "p", new BatchBuffers(columns.newBlock(), new AbsentRows(columns.size())));
+        BatchBuilder open =
+                new BatchBuilder(
+                        "p", new PooledBlock(columns.newBlock(), new AbsentRows(columns.size())));
         for (int r = 0; r < rows.length; r++) {
             open.beginRow();
             for (int c = 0; c < rows[r].length; c++) {
@@ -70,7 +70,7 @@ class BatchShaperTest {
             }
             open.commitRow(r);
         }
-        return new Batch(
+        return new SealedBatch(
                 b -> {},
                 open,
                 new LedgerEntry("p", 0, rows.length - 1, 0),
@@ -112,7 +112,7 @@ class BatchShaperTest {
 
     @Test
     void aCompleteBatchIsOneInsertOfItsOwnBlock() {
-        Batch b = batch(full(1, 5), full(2, 6));
+        SealedBatch b = batch(full(1, 5), full(2, 6));
         List<BatchShaper.Insert> inserts = shaper().shape(b);
         assertThat(inserts)
                 .singleElement()
@@ -122,7 +122,7 @@ class BatchShaperTest {
 
     @Test
     void columnsNoRowHasAreLeftOutWithoutCopyingTheOthers() {
-        Batch b = batch(without(full(1, 5), 6, 7), without(full(2, 6), 6, 7));
+        SealedBatch b = batch(without(full(1, 5), 6, 7), without(full(2, 6), 6, 7));
         BatchShaper.Insert insert = shaper().shape(b).get(0);
         assertThat(names(insert.block())).containsExactly("id", "n", "tag", "at", "twice", "sign");
         assertThat(insert.block().column(0)).isSameAs(b.block().column(0));
@@ -131,7 +131,7 @@ class BatchShaperTest {
 
     @Test
     void rowsLackingAFieldOthersHaveGetItsDefaultComputedAsTheServerDoes() {
-        Batch b = batch(without(full(1, 5), 3), without(full(2, 21), 2, 4));
+        SealedBatch b = batch(without(full(1, 5), 3), without(full(2, 21), 2, 4));
         BatchShaper.Insert insert = shaper().shape(b).get(0);
         Block block = insert.block();
         assertThat(block).isSameAs(b.block());
@@ -143,7 +143,7 @@ class BatchShaperTest {
     @Test
     void aDefaultReadingALeftOutColumnUsesThatColumnsDefault() {
         // 18.x computes upper(extra) from extra's DEFAULT when it fills upx (docs/defaults.md).
-        Batch b = batch(without(full(1, 5), 6, 7), without(full(2, 6), 6));
+        SealedBatch b = batch(without(full(1, 5), 6, 7), without(full(2, 6), 6));
         BatchShaper.Insert insert = shaper().shape(b).get(0);
         assertThat(names(insert.block())).doesNotContain("extra");
         assertThat(column(insert.block(), "upx")).containsExactly("X", "u2");
@@ -151,7 +151,7 @@ class BatchShaperTest {
 
     @Test
     void rowsLackingAFieldOnlyTheServerComputesGoInAnInsertWithoutTheColumn() {
-        Batch b = batch(full(1, 5), without(full(2, -3), 2, 5), full(3, 7));
+        SealedBatch b = batch(full(1, 5), without(full(2, -3), 2, 5), full(3, 7));
         List<BatchShaper.Insert> inserts = shaper().shape(b);
 
         assertThat(inserts)
@@ -170,12 +170,12 @@ class BatchShaperTest {
     void presortPutsTheRowsInKeyOrderAndSendsASortedBatchAsIs() {
         table = Tables.keyed("t", "n, id", "", COLUMNS);
         presort = true;
-        Batch unsorted = batch(full(1, 3), full(2, 1), full(3, 3), full(4, 2));
+        SealedBatch unsorted = batch(full(1, 3), full(2, 1), full(3, 3), full(4, 2));
         Block sorted = shaper().shape(unsorted).get(0).block();
         assertThat(column(sorted, "id")).containsExactly(2L, 4L, 1L, 3L);
         assertThat(metrics.presorted(Presorter.Outcome.SORTED).getLongValue()).isEqualTo(1);
 
-        Batch inOrder = batch(full(1, 1), full(2, 2));
+        SealedBatch inOrder = batch(full(1, 1), full(2, 2));
         assertThat(shaper().shape(inOrder).get(0).block()).isSameAs(inOrder.block());
         assertThat(metrics.presorted(Presorter.Outcome.ALREADY_SORTED).getLongValue()).isEqualTo(1);
     }
@@ -185,7 +185,8 @@ class BatchShaperTest {
         table = Tables.keyed("t", "twice", "", COLUMNS);
         presort = true;
         // twice is left out (no row has it): the server computes n * 2, and so does the sort.
-        Batch b = batch(without(full(1, 3), 4), without(full(2, 1), 4), without(full(3, 2), 4));
+        SealedBatch b =
+                batch(without(full(1, 3), 4), without(full(2, 1), 4), without(full(3, 2), 4));
         Block sorted = shaper().shape(b).get(0).block();
         assertThat(names(sorted)).doesNotContain("twice");
         assertThat(column(sorted, "id")).containsExactly(2L, 3L, 1L);
@@ -196,7 +197,7 @@ class BatchShaperTest {
         table = Tables.keyed("t", "n", "n % 2", COLUMNS);
         presort = true;
         split = true;
-        Batch b = batch(full(1, 3), full(2, 2), full(3, 1), without(full(4, -4), 5));
+        SealedBatch b = batch(full(1, 3), full(2, 2), full(3, 1), without(full(4, -4), 5));
         List<BatchShaper.Insert> inserts = shaper().shape(b);
 
         // Groups by DEFAULT first (row 4 lacks sign), then each is sorted and split.
@@ -233,7 +234,7 @@ class BatchShaperTest {
         for (int i = 0; i < rows.length; i++) {
             rows[i] = i % 5 == 0 ? without(full(i, (i * 13) % 7), 5) : full(i, (i * 13) % 7);
         }
-        Batch b = batch(rows);
+        SealedBatch b = batch(rows);
         List<BatchShaper.Insert> inserts = shaper().shape(b);
         assertThat(inserts).hasSizeGreaterThan(3); // groups, each sorted and split
         List<Long> seen = new ArrayList<>();
@@ -242,7 +243,8 @@ class BatchShaperTest {
                 int row = insert.origin().applyAsInt(r);
                 long id = (Long) insert.block().column("id").getObject(r);
                 assertThat(b.block().column("id").getObject(row)).isEqualTo(id);
-                assertThat(b.source(row)).isEqualTo(new Batch.RowSource("p", id)); // row i at i
+                assertThat(b.source(row))
+                        .isEqualTo(new SealedBatch.RowSource("p", id)); // row i at i
                 seen.add(id);
             }
         }

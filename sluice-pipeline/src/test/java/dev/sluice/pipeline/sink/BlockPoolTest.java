@@ -53,12 +53,12 @@ class BlockPoolTest {
     @Test
     void reusedBuffersKeepTheirOwnCapacityAndTheOneArgumentPoolPresizesNothing() {
         BlockPool pool = new BlockPool(columns);
-        BatchBuffers first = pool.take();
+        PooledBlock first = pool.take();
         fill(first.block(), 10_000);
         int grown = stringCapacity(first.block());
         assertThat(stringCapacity(pool.take().block())).isLessThan(grown);
         pool.give(first);
-        BatchBuffers again = pool.take();
+        PooledBlock again = pool.take();
         assertThat(again).isSameAs(first);
         assertThat(again.block().rows()).isZero();
         assertThat(stringCapacity(again.block())).isEqualTo(grown);
@@ -70,13 +70,13 @@ class BlockPoolTest {
         TargetColumns after = new TargetColumns(altered, altered.insertableColumns());
         List<Long> released = new ArrayList<>();
         BlockPool pool = new BlockPool(columns, 0, released::add);
-        BatchBuffers old1 = pool.take(columns, null);
-        BatchBuffers old2 = pool.take(columns, null);
+        PooledBlock old1 = pool.take(columns, null);
+        PooledBlock old2 = pool.take(columns, null);
         old1.accounted(100);
         old2.accounted(200);
         pool.give(old1); // pooled: its bytes stay with it
         assertThat(pool.pooledBytes()).isEqualTo(100);
-        BatchBuffers fresh = pool.take(after, null);
+        PooledBlock fresh = pool.take(after, null);
         assertThat(fresh.block().columnCount()).isEqualTo(3);
         assertThat(fresh).isNotSameAs(old1);
 

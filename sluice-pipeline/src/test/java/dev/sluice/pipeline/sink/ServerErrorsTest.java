@@ -63,7 +63,7 @@ class ServerErrorsTest {
                 }
 
                 @Override
-                public void fatal(Batch batch, String message, Throwable cause) {
+                public void fatal(SealedBatch batch, String message, Throwable cause) {
                     fatal.add(message);
                 }
             };
@@ -76,7 +76,7 @@ class ServerErrorsTest {
                 }
 
                 @Override
-                public String reject(Batch.RowSource source, byte[] row, String reason) {
+                public String reject(SealedBatch.RowSource source, byte[] row, String reason) {
                     if (rejectedRows.size() >= stopAfterRejections) {
                         return "more than " + stopAfterRejections + " records were rejected";
                     }
@@ -93,11 +93,11 @@ class ServerErrorsTest {
             };
 
     /** Rows (n, "v" + n) for {@code ns}, at positions 0, 10, 20, ...; partition "p". */
-    private Batch batch(boolean replayed, long... ns) {
+    private SealedBatch batch(boolean replayed, long... ns) {
         TargetColumns columns = new TargetColumns(table, table.insertableColumns());
-        OpenBatch open =
-                new OpenBatch(
-                        "p", new BatchBuffers(columns.newBlock(), new AbsentRows(columns.size())));
+        BatchBuilder open =
+                new BatchBuilder(
+                        "p", new PooledBlock(columns.newBlock(), new AbsentRows(columns.size())));
         for (int i = 0; i < ns.length; i++) {
             open.beginRow();
             open.block().column(0).appendLong(ns[i]);
@@ -105,7 +105,7 @@ class ServerErrorsTest {
             open.commitRow(i * 10L);
         }
         long last = (ns.length - 1) * 10L;
-        return new Batch(
+        return new SealedBatch(
                 b -> {},
                 open,
                 new LedgerEntry("p", 0, last, 0),
@@ -202,7 +202,7 @@ class ServerErrorsTest {
         FakeInserter a = new FakeInserter(FakeInserter.server(18, 16));
         a.refuseRows(r -> (Long) r.get(0) == 3 || (Long) r.get(0) == 7, ServerErrorsTest::throwIf);
 
-        assertThat(sender(a).send(batch(false, upTo(10)))).isEqualTo(Batch.Outcome.WRITTEN);
+        assertThat(sender(a).send(batch(false, upTo(10)))).isEqualTo(SealedBatch.Outcome.WRITTEN);
 
         assertThat(ns(a.rows())).containsExactly(0L, 1L, 2L, 4L, 5L, 6L, 8L, 9L);
         assertThat(a.rows()).contains(List.of(4L, "v4"), List.of(9L, "v9"));
@@ -241,7 +241,8 @@ class ServerErrorsTest {
         a.refuseRows(r -> (Long) r.get(0) == 5, ServerErrorsTest::throwIf);
 
         // Sorted by n, split by n % 2: /p0 = 0 2 4 (written), /p1 = 1 3 5 (5 refused).
-        assertThat(sender(a).send(batch(false, 5, 4, 3, 2, 1, 0))).isEqualTo(Batch.Outcome.WRITTEN);
+        assertThat(sender(a).send(batch(false, 5, 4, 3, 2, 1, 0)))
+                .isEqualTo(SealedBatch.Outcome.WRITTEN);
 
         assertThat(ns(a.rows())).containsExactlyInAnyOrder(0L, 1L, 2L, 3L, 4L);
         // n = 5 was the batch's first row: position 0.
@@ -261,7 +262,7 @@ class ServerErrorsTest {
         FakeInserter a = new FakeInserter(FakeInserter.server(18, 16));
         a.refuseRows(r -> (Long) r.get(0) == 3, ServerErrorsTest::throwIf);
 
-        assertThat(sender(a).send(batch(false, upTo(10)))).isEqualTo(Batch.Outcome.ABANDONED);
+        assertThat(sender(a).send(batch(false, upTo(10)))).isEqualTo(SealedBatch.Outcome.ABANDONED);
 
         assertThat(a.attempts()).isEqualTo(1); // not bisected
         assertThat(a.inserts()).isEmpty();
@@ -281,7 +282,7 @@ class ServerErrorsTest {
         FakeInserter a = new FakeInserter(FakeInserter.server(18, 16));
         a.refuseRows(r -> (Long) r.get(0) % 4 == 1, ServerErrorsTest::throwIf);
 
-        assertThat(sender(a).send(batch(false, upTo(8)))).isEqualTo(Batch.Outcome.ABANDONED);
+        assertThat(sender(a).send(batch(false, upTo(8)))).isEqualTo(SealedBatch.Outcome.ABANDONED);
 
         assertThat(rejectedRows).hasSize(1);
         assertThat(fatal)
@@ -303,7 +304,7 @@ class ServerErrorsTest {
         assertThat(
                         sender(a, RETRY, OutcomePolicy.deduplicating(), splits)
                                 .send(batch(false, upTo(10))))
-                .isEqualTo(Batch.Outcome.WRITTEN);
+                .isEqualTo(SealedBatch.Outcome.WRITTEN);
 
         assertThat(ns(a.rows())).containsExactly(0L, 1L, 2L, 3L, 4L, 5L, 6L, 7L, 8L, 9L);
         assertThat(tokens(a))
@@ -332,7 +333,7 @@ class ServerErrorsTest {
         assertThat(
                         sender(again, RETRY, OutcomePolicy.deduplicating(), SplitInserts.open(dir))
                                 .send(batch(true, upTo(10))))
-                .isEqualTo(Batch.Outcome.WRITTEN);
+                .isEqualTo(SealedBatch.Outcome.WRITTEN);
 
         assertThat(again.inserts())
                 .extracting(i -> i.settings().get("insert_deduplication_token"))
@@ -360,7 +361,7 @@ class ServerErrorsTest {
                     }
                 });
         assertThat(sender(a, RETRY, asking(), SplitInserts.open(dir)).send(batch(false, upTo(10))))
-                .isEqualTo(Batch.Outcome.ABANDONED);
+                .isEqualTo(SealedBatch.Outcome.ABANDONED);
         assertThat(ns(a.rows())).containsExactly(0L, 1L, 2L, 3L, 4L);
 
         abandon = false;
@@ -368,7 +369,7 @@ class ServerErrorsTest {
         assertThat(
                         sender(a, RETRY, asking(), SplitInserts.open(dir), "restart")
                                 .send(batch(true, upTo(10))))
-                .isEqualTo(Batch.Outcome.WRITTEN);
+                .isEqualTo(SealedBatch.Outcome.WRITTEN);
 
         // Every row once: the first half was found written and not sent again.
         assertThat(ns(a.rows())).containsExactly(0L, 1L, 2L, 3L, 4L, 5L, 6L, 7L, 8L, 9L);
@@ -381,7 +382,7 @@ class ServerErrorsTest {
         FakeInserter a = new FakeInserter(FakeInserter.server(18, 16));
         a.refuseAbove(0, memory());
 
-        assertThat(sender(a).send(batch(false, 1, 2))).isEqualTo(Batch.Outcome.WRITTEN);
+        assertThat(sender(a).send(batch(false, 1, 2))).isEqualTo(SealedBatch.Outcome.WRITTEN);
 
         assertThat(a.inserts()).isEmpty();
         assertThat(rejectedRows)
@@ -420,7 +421,7 @@ class ServerErrorsTest {
                                         OutcomePolicy.deduplicating(),
                                         SplitInserts.inMemory())
                                 .send(batch(false, upTo(10))))
-                .isEqualTo(Batch.Outcome.ABANDONED);
+                .isEqualTo(SealedBatch.Outcome.ABANDONED);
 
         // 1 + 2 + 4 + 8 + 8 ... s: the last pause is cut so that the last attempt is at 60 s.
         assertThat(clock.nanoTime()).isEqualTo(Duration.ofMinutes(1).toNanos());
@@ -472,7 +473,7 @@ class ServerErrorsTest {
                                         OutcomePolicy.deduplicating(),
                                         SplitInserts.inMemory())
                                 .send(batch(false, upTo(6))))
-                .isEqualTo(Batch.Outcome.WRITTEN);
+                .isEqualTo(SealedBatch.Outcome.WRITTEN);
 
         assertThat(clock.nanoTime()).isEqualTo(Duration.ofSeconds(100).toNanos());
         assertThat(a.inserts()).hasSize(2);
@@ -492,7 +493,7 @@ class ServerErrorsTest {
                                         OutcomePolicy.deduplicating(),
                                         SplitInserts.inMemory())
                                 .send(batch(false, upTo(3))))
-                .isEqualTo(Batch.Outcome.WRITTEN);
+                .isEqualTo(SealedBatch.Outcome.WRITTEN);
         assertThat(clock.nanoTime()).isGreaterThan(Duration.ofMinutes(20).toNanos());
         assertThat(fatal).isEmpty();
     }

@@ -45,7 +45,7 @@ class TableChangeSendTest {
                 }
 
                 @Override
-                public void fatal(Batch batch, String message, Throwable cause) {
+                public void fatal(SealedBatch batch, String message, Throwable cause) {
                     fatal.add(message);
                 }
             };
@@ -57,7 +57,7 @@ class TableChangeSendTest {
                 }
 
                 @Override
-                public String reject(Batch.RowSource source, byte[] row, String reason) {
+                public String reject(SealedBatch.RowSource source, byte[] row, String reason) {
                     rejected.add(
                             source.position()
                                     + " "
@@ -123,12 +123,12 @@ class TableChangeSendTest {
     }
 
     /** Rows (n, v, gone) at positions 0, 10, 20, 30, staged for {@link #BEFORE}. */
-    private Batch batch(InsertTarget target, String... vs) {
+    private SealedBatch batch(InsertTarget target, String... vs) {
         TargetColumns columns = new TargetColumns(BEFORE, BEFORE.insertableColumns());
-        OpenBatch open =
-                new OpenBatch(
+        BatchBuilder open =
+                new BatchBuilder(
                         "p",
-                        new BatchBuffers(
+                        new PooledBlock(
                                 columns.newBlock(),
                                 new AbsentRows(columns.size()),
                                 columns,
@@ -141,7 +141,7 @@ class TableChangeSendTest {
             open.commitRow(i * 10L);
         }
         long last = (vs.length - 1) * 10L;
-        return new Batch(
+        return new SealedBatch(
                 b -> {},
                 open,
                 new LedgerEntry("p", 0, last, 0),
@@ -184,7 +184,7 @@ class TableChangeSendTest {
         BatchSender sender = sender(replica);
 
         assertThat(sender.send(batch(target, "10", "x", "30", "40")))
-                .isEqualTo(Batch.Outcome.WRITTEN);
+                .isEqualTo(SealedBatch.Outcome.WRITTEN);
 
         assertThat(target.refreshes).isEqualTo(1);
         assertThat(replica.inserts())
@@ -216,11 +216,11 @@ class TableChangeSendTest {
     void aBatchStagedForAnOlderLayoutThanTheWriterKnowsIsReencodedBeforeItsFirstAttempt() {
         FakeInserter replica = new FakeInserter(FakeInserter.server(18, 16));
         Altered target = new Altered();
-        Batch staged = batch(target, "1", "2");
+        SealedBatch staged = batch(target, "1", "2");
         target.refresh(target.layout, null); // noticed meanwhile (another thread, the look)
         BatchSender sender = sender(replica);
 
-        assertThat(sender.send(staged)).isEqualTo(Batch.Outcome.WRITTEN);
+        assertThat(sender.send(staged)).isEqualTo(SealedBatch.Outcome.WRITTEN);
 
         assertThat(replica.attempts()).isEqualTo(1);
         assertThat(replica.rows()).containsExactly(List.of(0L, 1L), List.of(1L, 2L));
@@ -235,7 +235,7 @@ class TableChangeSendTest {
         target.next = null; // describing it again finds it as it was
         BatchSender sender = sender(replica);
 
-        assertThat(sender.send(batch(target, "1"))).isEqualTo(Batch.Outcome.ABANDONED);
+        assertThat(sender.send(batch(target, "1"))).isEqualTo(SealedBatch.Outcome.ABANDONED);
 
         assertThat(target.refreshes).isEqualTo(1);
         assertThat(fatal).singleElement().asString().contains("Type mismatch for column v");
@@ -253,7 +253,7 @@ class TableChangeSendTest {
                         "the table differs between shard 0 and shard 1", true, null);
         BatchSender sender = sender(replica);
 
-        assertThat(sender.send(batch(target, "5"))).isEqualTo(Batch.Outcome.WRITTEN);
+        assertThat(sender.send(batch(target, "5"))).isEqualTo(SealedBatch.Outcome.WRITTEN);
 
         assertThat(target.refreshes).isEqualTo(2);
         assertThat(clock.nanoTime()).as("a backoff between the rounds").isPositive();
@@ -274,7 +274,7 @@ class TableChangeSendTest {
                         null);
         BatchSender sender = sender(replica);
 
-        assertThat(sender.send(batch(target, "5"))).isEqualTo(Batch.Outcome.ABANDONED);
+        assertThat(sender.send(batch(target, "5"))).isEqualTo(SealedBatch.Outcome.ABANDONED);
 
         assertThat(fatal)
                 .singleElement()
@@ -298,7 +298,7 @@ class TableChangeSendTest {
         Altered target = new Altered();
         BatchSender sender = sender(replica);
 
-        assertThat(sender.send(batch(target, "1", "2"))).isEqualTo(Batch.Outcome.WRITTEN);
+        assertThat(sender.send(batch(target, "1", "2"))).isEqualTo(SealedBatch.Outcome.WRITTEN);
 
         assertThat(replica.inserts()).hasSize(2); // the interrupted copy, and the re-encoded one
         assertThat(metrics.shard(0).rowsPossiblyDuplicated.getLongValue()).isEqualTo(2);

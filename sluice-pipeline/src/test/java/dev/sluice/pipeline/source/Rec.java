@@ -12,7 +12,7 @@ public record Rec(String partition, long position, long line, String text, Strin
     }
 
     /** Copies the records of {@code b}. */
-    public static List<Rec> of(RecordBatch b) {
+    public static List<Rec> of(PolledRecords b) {
         List<Rec> out = new ArrayList<>();
         for (int i = 0; i < b.count; i++) {
             out.add(
@@ -40,7 +40,7 @@ public record Rec(String partition, long position, long line, String text, Strin
     public static List<Rec> drain(Source source, int maxRecords, int maxPolls, long waitNanos)
             throws Exception {
         List<Rec> out = new ArrayList<>();
-        RecordBatch b = new RecordBatch();
+        PolledRecords b = new PolledRecords();
         for (int polls = 0; polls < maxPolls; polls++) {
             int n = source.poll(b, maxRecords, waitNanos);
             if (n < 0) {

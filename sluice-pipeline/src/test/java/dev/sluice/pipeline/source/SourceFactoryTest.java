@@ -34,7 +34,7 @@ class SourceFactoryTest {
         assertThat(Rec.drain(s.get(0), 10, 1000, 100_000_000L))
                 .extracting(Rec::text)
                 .containsExactly("a,\"b\nc\"", "d");
-        assertThat(s.get(1).poll(new RecordBatch(), 10, 0)).isEqualTo(-1);
+        assertThat(s.get(1).poll(new PolledRecords(), 10, 0)).isEqualTo(-1);
         assertThat(s.get(2).name()).isEqualTo("stdin");
     }
 

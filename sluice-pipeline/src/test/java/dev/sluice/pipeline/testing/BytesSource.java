@@ -2,7 +2,7 @@ package dev.sluice.pipeline.testing;
 
 import dev.sluice.pipeline.source.Checkpoint;
 import dev.sluice.pipeline.source.PartitionListener;
-import dev.sluice.pipeline.source.RecordBatch;
+import dev.sluice.pipeline.source.PolledRecords;
 import dev.sluice.pipeline.source.Source;
 import java.util.List;
 import java.util.Map;
@@ -34,7 +34,7 @@ public final class BytesSource implements Source {
     }
 
     @Override
-    public synchronized int poll(RecordBatch into, int maxRecords, long maxWaitNanos) {
+    public synchronized int poll(PolledRecords into, int maxRecords, long maxWaitNanos) {
         into.clear();
         into.source = name();
         into.partition = partition;

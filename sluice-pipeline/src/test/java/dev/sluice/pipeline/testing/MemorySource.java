@@ -3,7 +3,7 @@ package dev.sluice.pipeline.testing;
 import dev.sluice.pipeline.checkpoint.LocalCheckpoints;
 import dev.sluice.pipeline.source.Checkpoint;
 import dev.sluice.pipeline.source.PartitionListener;
-import dev.sluice.pipeline.source.RecordBatch;
+import dev.sluice.pipeline.source.PolledRecords;
 import dev.sluice.pipeline.source.Source;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -205,7 +205,7 @@ public final class MemorySource implements Source {
     }
 
     @Override
-    public synchronized int poll(RecordBatch into, int maxRecords, long maxWaitNanos) {
+    public synchronized int poll(PolledRecords into, int maxRecords, long maxWaitNanos) {
         into.clear();
         into.source = name;
         rebalance();

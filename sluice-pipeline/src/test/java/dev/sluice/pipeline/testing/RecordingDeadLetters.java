@@ -1,7 +1,7 @@
 package dev.sluice.pipeline.testing;
 
 import dev.sluice.pipeline.errors.DeadLetters;
-import dev.sluice.pipeline.source.RecordBatch;
+import dev.sluice.pipeline.source.PolledRecords;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -17,7 +17,7 @@ public final class RecordingDeadLetters implements DeadLetters {
     }
 
     @Override
-    public void write(RecordBatch batch, int index, String reason) {
+    public void write(PolledRecords batch, int index, String reason) {
         String raw =
                 new String(
                         batch.data,

@@ -6,7 +6,7 @@ import dev.sluice.pipeline.decode.Decoder;
 import dev.sluice.pipeline.decode.RecordException;
 import dev.sluice.pipeline.decode.RowTarget;
 import dev.sluice.pipeline.decode.TargetColumns;
-import dev.sluice.pipeline.source.RecordBatch;
+import dev.sluice.pipeline.source.PolledRecords;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 
@@ -48,7 +48,7 @@ public final class TestDecoder implements Decoder {
     }
 
     @Override
-    public void decode(RecordBatch batch, int index, RowTarget row) throws RecordException {
+    public void decode(PolledRecords batch, int index, RowTarget row) throws RecordException {
         String[] fields =
                 new String(
                                 batch.data,

@@ -8,9 +8,9 @@ import dev.sluice.clickhouse.schema.TableSchema;
 import dev.sluice.pipeline.decode.FieldRules;
 import dev.sluice.pipeline.decode.RecordException;
 import dev.sluice.pipeline.decode.TargetColumns;
-import dev.sluice.pipeline.sink.BatchBuffers;
-import dev.sluice.pipeline.sink.OpenBatch;
-import dev.sluice.pipeline.source.RecordBatch;
+import dev.sluice.pipeline.sink.BatchBuilder;
+import dev.sluice.pipeline.sink.PooledBlock;
+import dev.sluice.pipeline.source.PolledRecords;
 import dev.sluice.pipeline.source.RecordMetadata;
 import dev.sluice.pipeline.testing.Tables;
 import java.nio.charset.StandardCharsets;
@@ -36,8 +36,8 @@ class MetadataColumnsTest {
     }
 
     /** Two records: one with key and headers, one with neither. */
-    private static RecordBatch batch() {
-        RecordBatch rb = new RecordBatch();
+    private static PolledRecords batch() {
+        PolledRecords rb = new PolledRecords();
         rb.partition = "events/3";
         rb.meta = new RecordMetadata();
         rb.meta.topic = "events";
@@ -83,11 +83,11 @@ class MetadataColumnsTest {
                         "tenant", "_header.tenant");
         TargetColumns target = new TargetColumns(TABLE, TABLE.insertableColumns());
         MetadataColumns t = MetadataColumns.of(fed, target);
-        OpenBatch rows =
-                new OpenBatch(
+        BatchBuilder rows =
+                new BatchBuilder(
                         "events/3",
-                        new BatchBuffers(target.newBlock(), new AbsentRows(target.size())));
-        RecordBatch rb = batch();
+                        new PooledBlock(target.newBlock(), new AbsentRows(target.size())));
+        PolledRecords rb = batch();
         for (int i = 0; i < 2; i++) {
             rows.beginRow();
             assertThat(t.apply(rows, rb, i)).isTrue();
@@ -114,10 +114,10 @@ class MetadataColumnsTest {
         TableSchema table = Tables.table("t", "_key UInt64");
         TargetColumns target = new TargetColumns(table, table.insertableColumns());
         MetadataColumns t = MetadataColumns.of(Map.of("_key", "_key"), target);
-        OpenBatch rows =
-                new OpenBatch(
+        BatchBuilder rows =
+                new BatchBuilder(
                         "events/3",
-                        new BatchBuffers(target.newBlock(), new AbsentRows(target.size())));
+                        new PooledBlock(target.newBlock(), new AbsentRows(target.size())));
         rows.beginRow();
         assertThatThrownBy(() -> t.apply(rows, batch(), 0))
                 .isInstanceOf(RecordException.class)

@@ -9,7 +9,7 @@ import dev.sluice.pipeline.decode.DecoderFactory;
 import dev.sluice.pipeline.decode.RecordException;
 import dev.sluice.pipeline.decode.RowTarget;
 import dev.sluice.pipeline.decode.TargetColumns;
-import dev.sluice.pipeline.source.RecordBatch;
+import dev.sluice.pipeline.source.PolledRecords;
 import dev.sluice.pipeline.spec.PipelineSpec.DecodeSpec;
 import dev.sluice.pipeline.spec.PipelineSpec.Format;
 import dev.sluice.pipeline.spec.PipelineSpec.TransformSpec;
@@ -52,7 +52,8 @@ class TransformAllocationTest {
                 new TransformSpec("computed", Map.of("columns", computed)));
     }
 
-    private record Setup(RecordBatch batch, Decoder decoder, List<Transform> chain, Block block) {}
+    private record Setup(
+            PolledRecords batch, Decoder decoder, List<Transform> chain, Block block) {}
 
     private static Setup setup() {
         String[] lines = new String[ROWS];
@@ -64,7 +65,7 @@ class TransformAllocationTest {
                             + "\t2024-01-01 00:00:"
                             + String.format("%02d", i % 60);
         }
-        RecordBatch batch = DecodeFixture.batch(lines);
+        PolledRecords batch = DecodeFixture.batch(lines);
         DecodeSpec spec = DecodeFixture.spec(Format.TSV);
         List<TransformSpec> specs = specs();
         TargetColumns target =

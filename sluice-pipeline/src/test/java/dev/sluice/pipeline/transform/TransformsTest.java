@@ -11,7 +11,7 @@ import dev.sluice.pipeline.decode.DecodeFixture.Rows;
 import dev.sluice.pipeline.decode.Decoder;
 import dev.sluice.pipeline.decode.DecoderFactory;
 import dev.sluice.pipeline.decode.TargetColumns;
-import dev.sluice.pipeline.source.RecordBatch;
+import dev.sluice.pipeline.source.PolledRecords;
 import dev.sluice.pipeline.spec.PipelineSpec.DecodeSpec;
 import dev.sluice.pipeline.spec.PipelineSpec.Format;
 import dev.sluice.pipeline.spec.PipelineSpec.TransformSpec;
@@ -48,7 +48,7 @@ class TransformsTest {
             TableSchema table, ZoneId zone, List<TransformSpec> transforms, String... json) {
         DecodeSpec spec = spec(Format.JSON);
         TargetColumns target = DecoderFactory.targetColumns(spec, transforms, table).inZone(zone);
-        RecordBatch batch = DecodeFixture.batch(json);
+        PolledRecords batch = DecodeFixture.batch(json);
         ManualClock clock = new ManualClock(NOW * 1000 + 500);
         Decoder d1 = DecoderFactory.create(spec, transforms, target);
         Rows rowWise =

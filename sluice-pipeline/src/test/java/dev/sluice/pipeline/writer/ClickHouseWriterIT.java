@@ -6,8 +6,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.sluice.clickhouse.client.ConnectionConfig;
 import dev.sluice.clickhouse.client.NativeConnection;
 import dev.sluice.clickhouse.it.TestServer;
-import dev.sluice.pipeline.sink.Batch;
 import dev.sluice.pipeline.sink.RejectedRows;
+import dev.sluice.pipeline.sink.SealedBatch;
 import dev.sluice.pipeline.spec.PipelineSpec.RetrySpec;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -319,7 +319,7 @@ class ClickHouseWriterIT {
                     }
 
                     @Override
-                    public String reject(Batch.RowSource at, byte[] row, String reason) {
+                    public String reject(SealedBatch.RowSource at, byte[] row, String reason) {
                         rejected.add(
                                 at.partition()
                                         + " @"

@@ -10,8 +10,8 @@ import dev.sluice.clickhouse.protocol.ServerExceptionInfo;
 import dev.sluice.clickhouse.schema.TableSchema;
 import dev.sluice.clickhouse.status.QueryLogging;
 import dev.sluice.clickhouse.status.QueryTrace;
-import dev.sluice.pipeline.sink.Batch;
 import dev.sluice.pipeline.sink.RejectedRows;
+import dev.sluice.pipeline.sink.SealedBatch;
 import dev.sluice.pipeline.spec.PipelineSpec.RetrySpec;
 import dev.sluice.pipeline.testing.FakeInserter;
 import dev.sluice.pipeline.testing.Tables;
@@ -287,7 +287,7 @@ class ClickHouseWriterTest {
                     }
 
                     @Override
-                    public String reject(Batch.RowSource at, byte[] row, String reason) {
+                    public String reject(SealedBatch.RowSource at, byte[] row, String reason) {
                         rejected.add(
                                 at.partition()
                                         + " @"
@@ -330,7 +330,7 @@ class ClickHouseWriterTest {
                     }
 
                     @Override
-                    public String reject(Batch.RowSource at, byte[] row, String reason) {
+                    public String reject(SealedBatch.RowSource at, byte[] row, String reason) {
                         return "no room for row " + at.position();
                     }
                 };

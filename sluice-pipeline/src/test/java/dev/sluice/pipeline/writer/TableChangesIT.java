@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.sluice.clickhouse.client.NativeConnection;
 import dev.sluice.clickhouse.it.TestServer;
-import dev.sluice.pipeline.sink.Batch;
 import dev.sluice.pipeline.sink.RejectedRows;
+import dev.sluice.pipeline.sink.SealedBatch;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -118,7 +118,7 @@ class TableChangesIT {
                     }
 
                     @Override
-                    public String reject(Batch.RowSource source, byte[] row, String reason) {
+                    public String reject(SealedBatch.RowSource source, byte[] row, String reason) {
                         handled.add(
                                 source.position()
                                         + " "

@@ -7,7 +7,7 @@ import dev.sluice.pipeline.decode.Decoder;
 import dev.sluice.pipeline.decode.FieldResolver;
 import dev.sluice.pipeline.decode.RecordException;
 import dev.sluice.pipeline.decode.RowTarget;
-import dev.sluice.pipeline.source.RecordBatch;
+import dev.sluice.pipeline.source.PolledRecords;
 import java.util.List;
 import org.apache.avro.Schema;
 
@@ -63,7 +63,7 @@ public final class AvroDecoder implements Decoder {
     }
 
     @Override
-    public void decode(RecordBatch batch, int index, RowTarget row) throws RecordException {
+    public void decode(PolledRecords batch, int index, RowTarget row) throws RecordException {
         byte[] d = batch.data;
         int start = batch.start[index];
         int end = batch.end[index];

@@ -8,7 +8,7 @@ import dev.sluice.pipeline.decode.FieldResolver;
 import dev.sluice.pipeline.decode.RecordException;
 import dev.sluice.pipeline.decode.RowTarget;
 import dev.sluice.pipeline.decode.convert.ConversionException;
-import dev.sluice.pipeline.source.RecordBatch;
+import dev.sluice.pipeline.source.PolledRecords;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -50,7 +50,7 @@ public final class CsvDecoder extends DelimitedDecoder {
     }
 
     @Override
-    public void decode(RecordBatch batch, int index, RowTarget row) throws RecordException {
+    public void decode(PolledRecords batch, int index, RowTarget row) throws RecordException {
         Layout layout = layout(batch);
         Column[] cols = columns(row.block());
         ColumnSlot[] slots = layout.fields;

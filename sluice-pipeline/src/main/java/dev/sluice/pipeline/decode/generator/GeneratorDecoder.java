@@ -8,7 +8,7 @@ import dev.sluice.pipeline.decode.Decoder;
 import dev.sluice.pipeline.decode.RecordException;
 import dev.sluice.pipeline.decode.RowTarget;
 import dev.sluice.pipeline.decode.convert.ConversionException;
-import dev.sluice.pipeline.source.RecordBatch;
+import dev.sluice.pipeline.source.PolledRecords;
 import dev.sluice.pipeline.spec.PipelineSpec.GeneratorSource;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -117,7 +117,7 @@ public final class GeneratorDecoder implements Decoder {
     }
 
     @Override
-    public void decode(RecordBatch batch, int index, RowTarget row) throws RecordException {
+    public void decode(PolledRecords batch, int index, RowTarget row) throws RecordException {
         Column[] cols = blockColumns.of(row.block());
         long n = batch.position[index];
         long h = mix(seed ^ mix(n));

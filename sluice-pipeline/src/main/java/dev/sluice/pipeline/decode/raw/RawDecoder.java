@@ -7,7 +7,7 @@ import dev.sluice.pipeline.decode.Decoder;
 import dev.sluice.pipeline.decode.RecordException;
 import dev.sluice.pipeline.decode.RowTarget;
 import dev.sluice.pipeline.decode.convert.ConversionException;
-import dev.sluice.pipeline.source.RecordBatch;
+import dev.sluice.pipeline.source.PolledRecords;
 
 /**
  * The whole record, unparsed, into one column ({@code decode: {raw: {column: payload}}}): a String
@@ -30,7 +30,7 @@ public final class RawDecoder implements Decoder {
     }
 
     @Override
-    public void decode(RecordBatch batch, int index, RowTarget row) throws RecordException {
+    public void decode(PolledRecords batch, int index, RowTarget row) throws RecordException {
         Column c = row.block().column(slot.index);
         try {
             slot.converter.text(c, batch.data, batch.start[index], batch.length(index));

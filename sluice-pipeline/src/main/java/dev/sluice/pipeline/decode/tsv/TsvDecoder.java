@@ -11,7 +11,7 @@ import dev.sluice.pipeline.decode.convert.ArrayConverter;
 import dev.sluice.pipeline.decode.convert.ConversionException;
 import dev.sluice.pipeline.decode.convert.MapConverter;
 import dev.sluice.pipeline.decode.convert.TupleConverter;
-import dev.sluice.pipeline.source.RecordBatch;
+import dev.sluice.pipeline.source.PolledRecords;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -47,7 +47,7 @@ public final class TsvDecoder extends DelimitedDecoder {
     }
 
     @Override
-    public void decode(RecordBatch batch, int index, RowTarget row) throws RecordException {
+    public void decode(PolledRecords batch, int index, RowTarget row) throws RecordException {
         Layout layout = layout(batch);
         Column[] cols = columns(row.block());
         ColumnSlot[] slots = layout.fields;

@@ -3,7 +3,7 @@ package dev.sluice.pipeline.source.file;
 import dev.sluice.pipeline.checkpoint.LocalCheckpoints;
 import dev.sluice.pipeline.source.Checkpoint;
 import dev.sluice.pipeline.source.PartitionListener;
-import dev.sluice.pipeline.source.RecordBatch;
+import dev.sluice.pipeline.source.PolledRecords;
 import dev.sluice.pipeline.source.Source;
 import dev.sluice.pipeline.source.framing.ChunkInput;
 import dev.sluice.pipeline.source.framing.Framer;
@@ -28,7 +28,7 @@ import java.util.function.Supplier;
  *
  * <p>A file with a committed position resumes there: an uncompressed file seeks, a compressed one
  * is decompressed and discarded up to it. When the decoder reads a header, the header record is
- * delivered first (see {@link RecordBatch}). A file is known by more than its path ({@link
+ * delivered first (see {@link PolledRecords}). A file is known by more than its path ({@link
  * FileIdentity}: device, inode, first bytes): when another file now sits under a path whose
  * position was committed, it is read from its start, with a warning, under a run id of its own —
  * never from the old offset, and never with the old file's tokens.
@@ -112,7 +112,7 @@ public final class FileSource implements Source {
     }
 
     @Override
-    public int poll(RecordBatch into, int maxRecords, long maxWaitNanos) throws IOException {
+    public int poll(PolledRecords into, int maxRecords, long maxWaitNanos) throws IOException {
         long deadline = clock.nanoTime() + maxWaitNanos;
         while (true) {
             Partition p = ready.peekFirst();
@@ -286,7 +286,7 @@ public final class FileSource implements Source {
             return empty;
         }
 
-        int read(RecordBatch b, int maxRecords) {
+        int read(PolledRecords b, int maxRecords) {
             if (reader == null) {
                 open();
             }

@@ -1,6 +1,6 @@
 package dev.sluice.pipeline.source.framing;
 
-import dev.sluice.pipeline.source.RecordBatch;
+import dev.sluice.pipeline.source.PolledRecords;
 import java.io.Closeable;
 import java.io.EOFException;
 import java.io.IOException;
@@ -21,7 +21,7 @@ import java.util.function.LongSupplier;
  * its first byte, and a batch's end position is where the next record starts. They do not depend on
  * how the input happens to be chunked.
  *
- * <p>Records the source must reject become error records ({@link RecordBatch#addError}):
+ * <p>Records the source must reject become error records ({@link PolledRecords#addError}):
  *
  * <ul>
  *   <li>longer than {@code maxRecordBytes}: no more of it is buffered; its first {@link
@@ -68,8 +68,8 @@ public final class RecordReader implements Closeable {
     private boolean finished;
 
     /**
-     * @param source the source's name, for {@link RecordBatch#source}
-     * @param partition the partition's name, for {@link RecordBatch#partition}
+     * @param source the source's name, for {@link PolledRecords#source}
+     * @param partition the partition's name, for {@link PolledRecords#partition}
      * @param chunkBytes how much to read at a time
      */
     public RecordReader(
@@ -93,11 +93,11 @@ public final class RecordReader implements Closeable {
     /**
      * Fills {@code b} (cleared first) with at most {@code maxRecords} records. Returns the number
      * of records (error records included); 0 when no whole record is available yet. {@link
-     * RecordBatch#partitionEnd} is set once the input is exhausted and every record handed out.
+     * PolledRecords#partitionEnd} is set once the input is exhausted and every record handed out.
      *
      * @param waitNanos passed to the input's first read (a pipe may wait for data)
      */
-    public int read(RecordBatch b, int maxRecords, long waitNanos) {
+    public int read(PolledRecords b, int maxRecords, long waitNanos) {
         b.clear();
         b.source = source;
         b.partition = partition;
@@ -194,7 +194,7 @@ public final class RecordReader implements Closeable {
         return b.count;
     }
 
-    private void emit(RecordBatch b, byte[] data, int start, int end) {
+    private void emit(PolledRecords b, byte[] data, int start, int end) {
         int to = end > start && data[end - 1] == '\r' ? end - 1 : end;
         long recordLine = line;
         if (line > 0) {
@@ -218,7 +218,7 @@ public final class RecordReader implements Closeable {
         }
     }
 
-    private void endOfInput(RecordBatch b, byte[] data, int start, int filled) {
+    private void endOfInput(PolledRecords b, byte[] data, int start, int filled) {
         if (failure != null) {
             b.addError(start, filled, base + start, line, failure);
         } else if (framer.open()) {
@@ -266,7 +266,7 @@ public final class RecordReader implements Closeable {
      * Continues from {@code target} as {@link #skipTo} does, keeping line numbers: records from
      * there on count lines from 1, and their batches add {@code linesBefore} — the newlines before
      * {@code target}, which the caller may find only when a line is asked for ({@link
-     * RecordBatch#line(int)}).
+     * PolledRecords#line(int)}).
      */
     public void startAt(long target, LongSupplier linesBefore) {
         skip(target);

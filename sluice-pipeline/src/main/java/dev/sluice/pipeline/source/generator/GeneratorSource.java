@@ -3,7 +3,7 @@ package dev.sluice.pipeline.source.generator;
 import dev.sluice.pipeline.checkpoint.LocalCheckpoints;
 import dev.sluice.pipeline.source.Checkpoint;
 import dev.sluice.pipeline.source.PartitionListener;
-import dev.sluice.pipeline.source.RecordBatch;
+import dev.sluice.pipeline.source.PolledRecords;
 import dev.sluice.pipeline.source.Source;
 import dev.sluice.pipeline.time.Clock;
 import java.io.IOException;
@@ -121,7 +121,7 @@ public final class GeneratorSource implements Source {
     }
 
     @Override
-    public int poll(RecordBatch into, int maxRecords, long maxWaitNanos) {
+    public int poll(PolledRecords into, int maxRecords, long maxWaitNanos) {
         into.clear();
         into.source = "generator";
         into.partition = partition;

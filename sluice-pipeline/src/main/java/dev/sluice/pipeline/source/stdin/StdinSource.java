@@ -2,7 +2,7 @@ package dev.sluice.pipeline.source.stdin;
 
 import dev.sluice.pipeline.source.Checkpoint;
 import dev.sluice.pipeline.source.PartitionListener;
-import dev.sluice.pipeline.source.RecordBatch;
+import dev.sluice.pipeline.source.PolledRecords;
 import dev.sluice.pipeline.source.Source;
 import dev.sluice.pipeline.source.framing.Framer;
 import dev.sluice.pipeline.source.framing.RecordReader;
@@ -49,7 +49,7 @@ public final class StdinSource implements Source {
     }
 
     @Override
-    public int poll(RecordBatch into, int maxRecords, long maxWaitNanos) {
+    public int poll(PolledRecords into, int maxRecords, long maxWaitNanos) {
         if (ended) {
             into.clear();
             return -1;

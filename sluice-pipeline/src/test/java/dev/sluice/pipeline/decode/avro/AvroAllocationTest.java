@@ -9,7 +9,7 @@ import dev.sluice.pipeline.decode.DecoderFactory;
 import dev.sluice.pipeline.decode.RecordException;
 import dev.sluice.pipeline.decode.RowTarget;
 import dev.sluice.pipeline.decode.TargetColumns;
-import dev.sluice.pipeline.source.RecordBatch;
+import dev.sluice.pipeline.source.PolledRecords;
 import dev.sluice.pipeline.spec.PipelineSpec.DecodeSpec;
 import java.lang.management.ManagementFactory;
 import java.math.BigDecimal;
@@ -62,7 +62,7 @@ class AvroAllocationTest {
                 AvroDecoderTest.record(
                         FIELDS + ",{\"name\":\"extra\",\"type\":[\"null\",\"string\"]}");
         MapSchemas schemas = new MapSchemas().with(1, v1).with(2, v2);
-        RecordBatch batch = batch(v1, v2);
+        PolledRecords batch = batch(v1, v2);
         DecodeSpec spec = AvroDecoderTest.confluent(false);
         TargetColumns target =
                 DecoderFactory.targetColumns(spec, List.of(), DecodeFixture.table(COLUMNS));
@@ -91,7 +91,7 @@ class AvroAllocationTest {
         assertThat(schemas.lookups.get()).isEqualTo(2);
     }
 
-    private static RecordBatch batch(Schema v1, Schema v2) {
+    private static PolledRecords batch(Schema v1, Schema v2) {
         SplittableRandom r = new SplittableRandom(3);
         byte[][] records = new byte[RECORDS][];
         for (int i = 0; i < RECORDS; i++) {
@@ -129,7 +129,7 @@ class AvroAllocationTest {
         return DecodeFixture.batch(records);
     }
 
-    private static void pass(Decoder d, RecordBatch batch, Target t) throws RecordException {
+    private static void pass(Decoder d, PolledRecords batch, Target t) throws RecordException {
         t.block.reset();
         for (int i = 0; i < batch.count; i++) {
             t.row = i;

@@ -8,7 +8,7 @@ import dev.sluice.pipeline.decode.DecodeFixture.Rows;
 import dev.sluice.pipeline.decode.Decoder;
 import dev.sluice.pipeline.decode.DecoderFactory;
 import dev.sluice.pipeline.decode.TargetColumns;
-import dev.sluice.pipeline.source.RecordBatch;
+import dev.sluice.pipeline.source.PolledRecords;
 import dev.sluice.pipeline.spec.PipelineSpec;
 import dev.sluice.pipeline.spec.PipelineSpec.Format;
 import dev.sluice.pipeline.spec.PipelineSpec.GeneratorSource;
@@ -27,7 +27,7 @@ class GeneratorDecoderTest {
         TargetColumns target = DecoderFactory.targetColumns(decode, List.of(), table);
         GeneratorSource g = new GeneratorSource(0, 0, seed, arena);
         Decoder d = new GeneratorDecoder(g, slots(target));
-        RecordBatch b = new RecordBatch();
+        PolledRecords b = new PolledRecords();
         for (int i = 0; i < count; i++) {
             b.add(0, 0, first + i, 0);
         }

@@ -15,7 +15,7 @@ import dev.sluice.pipeline.decode.RecordException;
 import dev.sluice.pipeline.decode.TargetColumns;
 import dev.sluice.pipeline.decode.it.EdgeFile.Quoted;
 import dev.sluice.pipeline.decode.it.EdgeFile.Tup;
-import dev.sluice.pipeline.source.RecordBatch;
+import dev.sluice.pipeline.source.PolledRecords;
 import dev.sluice.pipeline.spec.PipelineSpec.DecodeSpec;
 import dev.sluice.pipeline.spec.PipelineSpec.Format;
 import java.math.BigDecimal;
@@ -362,7 +362,7 @@ class FormatsIT {
             DecodeSpec spec = new DecodeSpec(f, List.of(), header, Map.of(), false, ',');
             TargetColumns target = DecoderFactory.targetColumns(spec, List.of(), schema);
             Decoder decoder = DecoderFactory.create(spec, target);
-            RecordBatch batch = Records.split(file, f == Format.CSV);
+            PolledRecords batch = Records.split(file, f == Format.CSV);
             Rows decoded = new Rows(target);
             if (header) {
                 decoder.header(batch, 0);

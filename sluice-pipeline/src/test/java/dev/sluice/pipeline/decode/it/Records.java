@@ -1,13 +1,13 @@
 package dev.sluice.pipeline.decode.it;
 
-import dev.sluice.pipeline.source.RecordBatch;
+import dev.sluice.pipeline.source.PolledRecords;
 
 /** Splits a whole file into a batch of records, as a source would (quote-aware for CSV). */
 final class Records {
     private Records() {}
 
-    static RecordBatch split(byte[] file, boolean csvQuotes) {
-        RecordBatch b = new RecordBatch();
+    static PolledRecords split(byte[] file, boolean csvQuotes) {
+        PolledRecords b = new PolledRecords();
         b.source = "file";
         b.partition = "edge";
         b.ensureDataCapacity(file.length);
@@ -36,8 +36,8 @@ final class Records {
     }
 
     /** The batch without its first {@code n} records. */
-    static RecordBatch drop(RecordBatch b, int n) {
-        RecordBatch out = new RecordBatch();
+    static PolledRecords drop(PolledRecords b, int n) {
+        PolledRecords out = new PolledRecords();
         out.source = b.source;
         out.partition = b.partition;
         out.data = b.data;

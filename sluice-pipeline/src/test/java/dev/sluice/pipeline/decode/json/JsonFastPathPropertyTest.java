@@ -8,7 +8,7 @@ import dev.sluice.pipeline.decode.DecodeFixture;
 import dev.sluice.pipeline.decode.DecodeFixture.Rows;
 import dev.sluice.pipeline.decode.DecoderFactory;
 import dev.sluice.pipeline.decode.TargetColumns;
-import dev.sluice.pipeline.source.RecordBatch;
+import dev.sluice.pipeline.source.PolledRecords;
 import dev.sluice.pipeline.spec.PipelineSpec.DecodeSpec;
 import dev.sluice.pipeline.spec.PipelineSpec.Format;
 import java.nio.charset.StandardCharsets;
@@ -96,7 +96,7 @@ class JsonFastPathPropertyTest {
         TargetColumns target = DecoderFactory.targetColumns(spec, List.of(), table);
         JsonDecoder d = (JsonDecoder) DecoderFactory.create(spec, target);
         assertThat(d.fastPath()).isEqualTo(fast);
-        RecordBatch batch = DecodeFixture.batch(recs);
+        PolledRecords batch = DecodeFixture.batch(recs);
         return new Outcome(new Rows(target).decode(d, batch), d);
     }
 

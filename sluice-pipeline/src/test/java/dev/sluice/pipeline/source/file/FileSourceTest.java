@@ -10,8 +10,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.sluice.pipeline.checkpoint.LocalCheckpoints;
 import dev.sluice.pipeline.source.Checkpoint;
+import dev.sluice.pipeline.source.PolledRecords;
 import dev.sluice.pipeline.source.Rec;
-import dev.sluice.pipeline.source.RecordBatch;
 import dev.sluice.pipeline.source.Source;
 import dev.sluice.pipeline.spec.PipelineSpec.Format;
 import java.nio.file.Files;
@@ -50,7 +50,7 @@ class FileSourceTest {
     void batchesFlagTheStartAndEndOfEachFile() throws Exception {
         Path a = write(dir.resolve("a.tsv"), "1\tx\n2\ty\n");
         try (Source s = source(a, decode(Format.TSV, false), LocalCheckpoints.inMemory())) {
-            RecordBatch b = new RecordBatch();
+            PolledRecords b = new PolledRecords();
             assertThat(s.poll(b, 100, 0)).isEqualTo(2);
             assertThat(b.partitionStart).isTrue();
             assertThat(b.source).isEqualTo("file");
@@ -83,7 +83,7 @@ class FileSourceTest {
     void anEmptyFileEndsWithoutRecords(String name) throws Exception {
         Path file = write(dir.resolve(name), "");
         try (Source s = source(file, decode(Format.CSV, true), LocalCheckpoints.inMemory())) {
-            RecordBatch b = new RecordBatch();
+            PolledRecords b = new PolledRecords();
             assertThat(s.poll(b, 100, 0)).isZero();
             assertThat(b.partitionEnd).isTrue();
             assertThat(b.endPosition).isZero();
@@ -197,7 +197,7 @@ class FileSourceTest {
         Path file = dir.resolve("bad.tsv");
         Files.write(file, new byte[] {'a', (byte) 0xC3, '\t', (byte) 0xFF, '\n', 'b', '\n'});
         try (Source s = source(file, decode(Format.TSV, false), LocalCheckpoints.inMemory())) {
-            RecordBatch b = new RecordBatch();
+            PolledRecords b = new PolledRecords();
             assertThat(s.poll(b, 10, 0)).isEqualTo(2);
             assertThat(b.errors).isZero();
             assertThat(b.length(0)).isEqualTo(4);
@@ -234,7 +234,7 @@ class FileSourceTest {
         LocalCheckpoints store = LocalCheckpoints.inMemory();
         store.commit(Map.of(file.toAbsolutePath().toString(), Checkpoint.at(12)));
         try (Source s = source(file, decode(Format.CSV, true), store)) {
-            RecordBatch b = new RecordBatch();
+            PolledRecords b = new PolledRecords();
             assertThat(s.poll(b, 100, 0)).isEqualTo(1);
             assertThat(b.partitionStart).isTrue();
             assertThat(Rec.of(b))
@@ -303,7 +303,7 @@ class FileSourceTest {
                         100,
                         2,
                         LocalCheckpoints.inMemory());
-        assertThat(s.get(1).poll(new RecordBatch(), 10, 0)).isEqualTo(-1);
+        assertThat(s.get(1).poll(new PolledRecords(), 10, 0)).isEqualTo(-1);
         assertThat(s.get(1).bytesTotal()).isZero();
     }
 

@@ -4,8 +4,8 @@ import static dev.sluice.pipeline.source.file.Inputs.decode;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.pipeline.checkpoint.LocalCheckpoints;
+import dev.sluice.pipeline.source.PolledRecords;
 import dev.sluice.pipeline.source.Rec;
-import dev.sluice.pipeline.source.RecordBatch;
 import dev.sluice.pipeline.source.Source;
 import dev.sluice.pipeline.source.SourceFactory;
 import dev.sluice.pipeline.spec.PipelineSpec;
@@ -26,7 +26,7 @@ class FollowModeTest {
 
     @TempDir Path dir;
     private final ManualClock clock = new ManualClock();
-    private final RecordBatch batch = new RecordBatch();
+    private final PolledRecords batch = new PolledRecords();
 
     private List<Source> follow(int readers, String... paths) throws Exception {
         return SourceFactory.create(

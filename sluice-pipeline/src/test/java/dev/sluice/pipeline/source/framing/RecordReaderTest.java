@@ -3,8 +3,8 @@ package dev.sluice.pipeline.source.framing;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.sluice.pipeline.source.PolledRecords;
 import dev.sluice.pipeline.source.Rec;
-import dev.sluice.pipeline.source.RecordBatch;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -14,7 +14,7 @@ class RecordReaderTest {
 
     static List<Rec> readAll(RecordReader reader, int maxRecords) {
         List<Rec> out = new ArrayList<>();
-        RecordBatch b = new RecordBatch();
+        PolledRecords b = new PolledRecords();
         for (int i = 0; i < 100_000; i++) {
             reader.read(b, maxRecords, 0);
             out.addAll(Rec.of(b));
@@ -70,7 +70,7 @@ class RecordReaderTest {
     @Test
     void emptyInputEndsWithNoRecordsAtPositionZero() {
         RecordReader r = reader(PiecewiseInput.of(new byte[0]), Framer.lines(), 100, 64);
-        RecordBatch b = new RecordBatch();
+        PolledRecords b = new PolledRecords();
         assertThat(r.read(b, 10, 0)).isZero();
         assertThat(b.partitionEnd).isTrue();
         assertThat(b.endPosition).isZero();
@@ -86,7 +86,7 @@ class RecordReaderTest {
     @Test
     void theEndPositionCoversTrailingBlankLines() {
         RecordReader r = reader(PiecewiseInput.of(bytes("a\n\n\n")), Framer.lines(), 100, 64);
-        RecordBatch b = new RecordBatch();
+        PolledRecords b = new PolledRecords();
         assertThat(r.read(b, 10, 0)).isEqualTo(1);
         assertThat(b.endPosition).isEqualTo(4);
         assertThat(r.read(b, 10, 0)).isZero();
@@ -168,7 +168,7 @@ class RecordReaderTest {
         java.util.Arrays.fill(data, (byte) 'x');
         data[data.length - 1] = '\n';
         RecordReader r = reader(PiecewiseInput.of(data, 1 << 16), Framer.lines(), 4096, 1 << 16);
-        RecordBatch b = new RecordBatch();
+        PolledRecords b = new PolledRecords();
         List<Rec> recs = new ArrayList<>();
         while (!b.partitionEnd) {
             r.read(b, 10, 0);
@@ -183,7 +183,7 @@ class RecordReaderTest {
     void theBufferStaysNearTwoChunksWhenBatchesAreSmall() {
         String text = "abcdefgh\n".repeat(10_000);
         RecordReader r = reader(PiecewiseInput.of(bytes(text)), Framer.lines(), 100, 64);
-        RecordBatch b = new RecordBatch();
+        PolledRecords b = new PolledRecords();
         b.data = new byte[16];
         int records = 0;
         while (!b.partitionEnd) {
@@ -200,7 +200,7 @@ class RecordReaderTest {
         List<Rec> one =
                 readAll(reader(PiecewiseInput.of(bytes(text), 5), Framer.lines(), 100, 8), 2);
         RecordReader r = reader(PiecewiseInput.of(bytes(text), 5), Framer.lines(), 100, 8);
-        RecordBatch[] batches = {new RecordBatch(), new RecordBatch()};
+        PolledRecords[] batches = {new PolledRecords(), new PolledRecords()};
         List<Rec> alternating = new ArrayList<>();
         for (int i = 0; !batches[(i + 1) % 2].partitionEnd; i++) {
             r.read(batches[i % 2], 2, 0);
@@ -245,7 +245,7 @@ class RecordReaderTest {
     void maxRecordsLimitsABatchAndTheRestComesNext() {
         RecordReader r =
                 reader(PiecewiseInput.of(bytes("1\n2\n3\n4\n5\n")), Framer.lines(), 100, 64);
-        RecordBatch b = new RecordBatch();
+        PolledRecords b = new PolledRecords();
         assertThat(r.read(b, 2, 0)).isEqualTo(2);
         assertThat(b.partitionStart).isTrue();
         assertThat(b.endPosition).isEqualTo(4);
@@ -267,7 +267,7 @@ class RecordReaderTest {
                         Framer.lines(),
                         100,
                         64);
-        RecordBatch b = new RecordBatch();
+        PolledRecords b = new PolledRecords();
         assertThat(r.read(b, 10, 0)).isEqualTo(1);
         assertThat(Rec.of(b)).extracting(Rec::text).containsExactly("ab");
         assertThat(r.read(b, 10, 0)).isZero();
@@ -291,7 +291,7 @@ class RecordReaderTest {
     void skipToAfterAHeaderDropsWhatWasAlreadyBuffered() {
         RecordReader r =
                 reader(PiecewiseInput.of(bytes("h\n1\n22\n333\n")), Framer.lines(), 100, 64);
-        RecordBatch b = new RecordBatch();
+        PolledRecords b = new PolledRecords();
         assertThat(r.read(b, 1, 0)).isEqualTo(1);
         assertThat(b.partitionStart).isTrue();
         r.skipTo(7);

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.pipeline.checkpoint.LocalCheckpoints;
 import dev.sluice.pipeline.source.Checkpoint;
+import dev.sluice.pipeline.source.PolledRecords;
 import dev.sluice.pipeline.source.Rec;
-import dev.sluice.pipeline.source.RecordBatch;
 import dev.sluice.pipeline.time.Clock;
 import dev.sluice.pipeline.time.ManualClock;
 import java.util.ArrayList;
@@ -23,7 +23,7 @@ class GeneratorSourceTest {
     @Test
     void emitsEmptyRecordsNumberedByRow() throws Exception {
         GeneratorSource g = new GeneratorSource(10, 0, 0, 1, store, Clock.SYSTEM);
-        RecordBatch b = new RecordBatch();
+        PolledRecords b = new PolledRecords();
         assertThat(g.poll(b, 4, 0)).isEqualTo(4);
         assertThat(b.partitionStart).isTrue();
         assertThat(b.partition).isEqualTo("gen-0-of-1");
@@ -37,7 +37,7 @@ class GeneratorSourceTest {
     @Test
     void theLastBatchIsFlaggedAndThenTheSourceIsExhausted() throws Exception {
         GeneratorSource g = new GeneratorSource(3, 0, 0, 1, store, Clock.SYSTEM);
-        RecordBatch b = new RecordBatch();
+        PolledRecords b = new PolledRecords();
         assertThat(g.poll(b, 10, 0)).isEqualTo(3);
         assertThat(b.partitionEnd).isTrue();
         assertThat(g.poll(b, 10, 0)).isEqualTo(-1);
@@ -72,7 +72,7 @@ class GeneratorSourceTest {
     @Test
     void anUnboundedGeneratorNeverEnds() {
         GeneratorSource g = new GeneratorSource(0, 0, 0, 1, store, Clock.SYSTEM);
-        RecordBatch b = new RecordBatch();
+        PolledRecords b = new PolledRecords();
         for (int i = 0; i < 1000; i++) {
             assertThat(g.poll(b, 10_000, 0)).isEqualTo(10_000);
         }
@@ -83,7 +83,7 @@ class GeneratorSourceTest {
     void theRateIsKeptOnTheInjectedClock() {
         ManualClock clock = new ManualClock();
         GeneratorSource g = new GeneratorSource(0, 2000, 0, 2, store, clock);
-        RecordBatch b = new RecordBatch();
+        PolledRecords b = new PolledRecords();
         long rows = 0;
         while (clock.nanoTime() < 10_000_000_000L) {
             rows += g.poll(b, 10_000, 50_000_000L);
@@ -96,7 +96,7 @@ class GeneratorSourceTest {
     void aPausedGeneratorCatchesUpByAtMostATenthOfASecond() {
         ManualClock clock = new ManualClock();
         GeneratorSource g = new GeneratorSource(0, 1000, 0, 1, store, clock);
-        RecordBatch b = new RecordBatch();
+        PolledRecords b = new PolledRecords();
         g.poll(b, 10_000, 0);
         clock.advanceMillis(60_000);
         assertThat(g.poll(b, 10_000, 0)).isEqualTo(100);

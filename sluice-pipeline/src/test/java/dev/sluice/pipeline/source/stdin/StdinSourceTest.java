@@ -3,8 +3,8 @@ package dev.sluice.pipeline.source.stdin;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.pipeline.source.Checkpoint;
+import dev.sluice.pipeline.source.PolledRecords;
 import dev.sluice.pipeline.source.Rec;
-import dev.sluice.pipeline.source.RecordBatch;
 import dev.sluice.pipeline.source.framing.Framer;
 import java.io.ByteArrayInputStream;
 import java.io.PipedInputStream;
@@ -42,7 +42,7 @@ class StdinSourceTest {
         PipedOutputStream writer = new PipedOutputStream();
         PipedInputStream pipe = new PipedInputStream(writer, 1 << 16);
         try (StdinSource s = new StdinSource(pipe, Framer.lines(), 1000, 4096)) {
-            RecordBatch b = new RecordBatch();
+            PolledRecords b = new PolledRecords();
             long start = System.nanoTime();
             assertThat(s.poll(b, 10, TimeUnit.MILLISECONDS.toNanos(50))).isZero();
             assertThat(System.nanoTime() - start).isLessThan(TimeUnit.SECONDS.toNanos(5));
@@ -68,7 +68,7 @@ class StdinSourceTest {
         try (StdinSource s =
                 new StdinSource(new ByteArrayInputStream(new byte[0]), Framer.lines(), 10, 64)) {
             s.commit(Map.of(StdinSource.PARTITION, Checkpoint.at(5)));
-            RecordBatch b = new RecordBatch();
+            PolledRecords b = new PolledRecords();
             int n = s.poll(b, 10, TimeUnit.SECONDS.toNanos(1));
             if (n == 0) {
                 assertThat(b.partitionEnd).isTrue();

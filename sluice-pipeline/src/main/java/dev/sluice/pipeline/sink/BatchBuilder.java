@@ -8,8 +8,10 @@ import dev.sluice.pipeline.decode.RowTarget;
 import java.util.Arrays;
 
 /**
- * The batch a pipeline thread is filling for one partition: decoders and transforms append rows to
- * its block (property 6), and it marks which rows stand for an absent field of which column.
+ * The rows of one partition's open batch, as a pipeline thread fills them: decoders and transforms
+ * append rows to its block (property 6), and it marks which rows stand for an absent field of which
+ * column. Once the batch is sealed the builder is a {@link SealedBatch.Segment} of it, read (never
+ * written) until the batch is settled and its buffers go back to the pool.
  *
  * <p>A row is built in three steps: {@link #beginRow()}, the decoder's and transforms' appends,
  * then {@link #commitRow(long)} or {@link #rollbackRow()} (the block is cut back to the row's
@@ -29,9 +31,9 @@ import java.util.Arrays;
  * <p>The batch's {@code now()} — for transforms, DEFAULTs and keys — is read once, when its first
  * record is decoded, or taken from the ledger entry it re-creates ({@link #nowSeconds()}).
  */
-public final class OpenBatch implements RowTarget {
+public final class BatchBuilder implements RowTarget {
     private final String partition;
-    private final BatchBuffers buffers;
+    private final PooledBlock buffers;
     private final Block block;
     private final AbsentRows absent;
     private int[] rowAbsent = new int[8];
@@ -58,7 +60,7 @@ public final class OpenBatch implements RowTarget {
     private int[] stagedAbsent = new int[16];
 
     /** A batch filling {@code buffers}, which must be empty. */
-    public OpenBatch(String partition, BatchBuffers buffers) {
+    public BatchBuilder(String partition, PooledBlock buffers) {
         this.partition = partition;
         this.buffers = buffers;
         this.block = buffers.block();
@@ -287,7 +289,7 @@ public final class OpenBatch implements RowTarget {
     }
 
     /** The block and marks, for the pool once the batch is settled. */
-    public BatchBuffers buffers() {
+    public PooledBlock buffers() {
         return buffers;
     }
 }

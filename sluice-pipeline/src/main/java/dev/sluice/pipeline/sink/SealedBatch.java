@@ -17,7 +17,7 @@ import java.util.Objects;
  * a replay re-creates the very same rows in the very same order. Immutable once sealed, except for
  * its outcome, which the writer sets once before handing the batch back to its owner.
  */
-public final class Batch {
+public final class SealedBatch {
 
     /** How a batch ended. */
     public enum Outcome {
@@ -30,16 +30,17 @@ public final class Batch {
     }
 
     /**
-     * One partition's rows of a batch: its open batch, its recorded boundaries, and the assignment
-     * of the partition it was sealed in (an acknowledgement for an earlier one is dropped).
+     * One partition's rows of a batch: the builder they were appended to while the batch was open,
+     * its recorded boundaries, and the assignment of the partition it was sealed in (an
+     * acknowledgement for an earlier one is dropped).
      */
-    public record Segment(OpenBatch open, LedgerEntry bounds, long epoch) {
+    public record Segment(BatchBuilder builder, LedgerEntry bounds, long epoch) {
         public String partition() {
             return bounds.partition();
         }
 
         public CheckpointTracker.Pending pending() {
-            return open.pending();
+            return builder.pending();
         }
     }
 
@@ -80,9 +81,9 @@ public final class Batch {
      *     recorded one of a replayed batch
      * @param epoch the assignment of its partition the batch was sealed in
      */
-    public Batch(
+    public SealedBatch(
             BatchOwner owner,
-            OpenBatch open,
+            BatchBuilder open,
             LedgerEntry boundaries,
             boolean replayed,
             String token,
@@ -111,9 +112,9 @@ public final class Batch {
      *     owner may have sent the member alone already)
      * @param groupToken the deduplication token of the group's batch
      */
-    public static Batch memberAlone(
+    public static SealedBatch memberAlone(
             BatchOwner owner,
-            OpenBatch open,
+            BatchBuilder open,
             LedgerEntry boundaries,
             boolean replayed,
             String token,
@@ -121,7 +122,7 @@ public final class Batch {
             SealReason reason,
             long nowSeconds,
             long epoch) {
-        return new Batch(
+        return new SealedBatch(
                 owner,
                 List.of(new Segment(open, boundaries, epoch)),
                 boundaries.shard(),
@@ -133,7 +134,7 @@ public final class Batch {
     }
 
     /** A batch of one or more partitions' segments, in the order their rows are sent. */
-    public Batch(
+    public SealedBatch(
             BatchOwner owner,
             List<Segment> segments,
             int shard,
@@ -144,7 +145,7 @@ public final class Batch {
         this(owner, segments, shard, replayed, token, reason, nowSeconds, null);
     }
 
-    private Batch(
+    private SealedBatch(
             BatchOwner owner,
             List<Segment> segments,
             int shard,
@@ -165,13 +166,13 @@ public final class Batch {
         this.nowSeconds = nowSeconds;
         long sum = 0;
         for (Segment s : this.segments) {
-            sum += s.open().accountedBytes();
+            sum += s.builder().accountedBytes();
         }
         this.bytes = sum;
         long copy = 0;
         if (this.segments.size() > 1) {
             for (Segment s : this.segments) {
-                copy += s.open().dataBytes();
+                copy += s.builder().dataBytes();
             }
         }
         this.copyBytes = copy;
@@ -180,8 +181,8 @@ public final class Batch {
         this.described = null;
         this.parentRows = null;
         if (this.segments.size() == 1) {
-            this.block = segments.get(0).open().block();
-            this.absent = segments.get(0).open().absentRows();
+            this.block = segments.get(0).builder().block();
+            this.absent = segments.get(0).builder().absentRows();
         }
     }
 
@@ -193,8 +194,8 @@ public final class Batch {
      * @param parentRows each row's row in {@code parent}'s block; null when the part has all of the
      *     parent's rows in their order
      */
-    Batch(
-            Batch parent,
+    SealedBatch(
+            SealedBatch parent,
             BatchOwner owner,
             Block block,
             AbsentRows absent,
@@ -230,7 +231,7 @@ public final class Batch {
      * @param bytes bytes of the in-flight limit the block holds until settled
      * @param target the table the rows go to, as the writer knows it
      */
-    public static Batch submitted(
+    public static SealedBatch submitted(
             BatchOwner owner,
             Block block,
             AbsentRows absent,
@@ -242,8 +243,8 @@ public final class Batch {
             long nowSeconds,
             long bytes,
             InsertTarget target) {
-        Batch b =
-                new Batch(
+        SealedBatch b =
+                new SealedBatch(
                         owner,
                         block,
                         absent,
@@ -258,7 +259,7 @@ public final class Batch {
         return b;
     }
 
-    private Batch(
+    private SealedBatch(
             BatchOwner owner,
             Block block,
             AbsentRows absent,
@@ -302,9 +303,9 @@ public final class Batch {
             return new RowSource(described, r);
         }
         for (Segment s : segments) {
-            int n = s.open().rows();
+            int n = s.builder().rows();
             if (r < n) {
-                return new RowSource(s.partition(), s.open().position(r));
+                return new RowSource(s.partition(), s.builder().position(r));
             }
             r -= n;
         }
@@ -320,7 +321,7 @@ public final class Batch {
         if (target != null) {
             return target;
         }
-        OpenBatch open = segments.get(0).open();
+        BatchBuilder open = segments.get(0).builder();
         return open == null ? null : open.buffers().target();
     }
 
@@ -369,7 +370,7 @@ public final class Batch {
         }
         int n = 0;
         for (Segment s : segments) {
-            n += s.open().rows();
+            n += s.builder().rows();
         }
         return n;
     }
@@ -444,7 +445,7 @@ public final class Batch {
     }
 
     private void concatenate() {
-        Block first = segments.get(0).open().block();
+        Block first = segments.get(0).builder().block();
         List<String> names = new ArrayList<>(first.columnCount());
         for (Column c : first.columns()) {
             names.add(c.name());
@@ -453,12 +454,12 @@ public final class Batch {
         AbsentRows marks = new AbsentRows(first.columnCount());
         int at = 0;
         for (Segment s : segments) {
-            Block from = s.open().block();
+            Block from = s.builder().block();
             int rows = from.rows();
             for (int c = 0; c < from.columnCount(); c++) {
                 to.column(c).appendAll(from.column(c));
             }
-            AbsentRows a = s.open().absentRows();
+            AbsentRows a = s.builder().absentRows();
             for (int c = 0; c < a.columns(); c++) {
                 if (!a.anyAbsent(c)) {
                     continue;
@@ -476,8 +477,8 @@ public final class Batch {
     }
 
     /** The block and marks of a batch of one partition, for its thread's pool when settled. */
-    public BatchBuffers buffers() {
-        return segments.get(0).open().buffers();
+    public PooledBlock buffers() {
+        return segments.get(0).builder().buffers();
     }
 
     /** The batch's {@code now()}, in epoch seconds (taken when it was sealed). */
@@ -499,7 +500,7 @@ public final class Batch {
     public long firstReadNanos() {
         long first = Long.MAX_VALUE;
         for (Segment s : segments) {
-            first = Math.min(first, s.open().firstReadNanos());
+            first = Math.min(first, s.builder().firstReadNanos());
         }
         return first;
     }

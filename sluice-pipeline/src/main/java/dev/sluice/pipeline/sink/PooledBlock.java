@@ -6,14 +6,15 @@ import dev.sluice.pipeline.decode.TargetColumns;
 import java.util.Arrays;
 
 /**
- * A batch's reusable storage: the block its rows are appended to, which rows lack which column (the
- * decoder's placeholders, filled or left to the server by the writer), and each row's source
- * position (so that a row the server rejects is dead-lettered with its position, docs/pipeline.md
- * "Server errors"). All keep their capacity from batch to batch (property 6) — and that capacity is
- * counted against the in-flight budget for as long as the buffers exist, filling a batch or waiting
- * in their pool (property 3): {@link #accounted} is how much of the budget they hold.
+ * A block and what goes with its rows, reused from batch to batch through its thread's {@link
+ * BlockPool}: the block a batch's rows are appended to, which rows lack which column (the decoder's
+ * placeholders, filled or left to the server by the writer), and each row's source position (so
+ * that a row the server rejects is dead-lettered with its position, docs/pipeline.md "Server
+ * errors"). All keep their capacity from batch to batch (property 6) — and that capacity is counted
+ * against the in-flight budget for as long as the buffers exist, filling a batch or waiting in
+ * their pool (property 3): {@link #accounted} is how much of the budget they hold.
  */
-public final class BatchBuffers {
+public final class PooledBlock {
     private final Block block;
     private final AbsentRows absent;
     private final InsertTarget target;
@@ -21,7 +22,7 @@ public final class BatchBuffers {
     private long[] positions = new long[0];
     private long accounted;
 
-    public BatchBuffers(Block block, AbsentRows absent) {
+    public PooledBlock(Block block, AbsentRows absent) {
         this(block, absent, null, null);
     }
 
@@ -29,7 +30,7 @@ public final class BatchBuffers {
      * Buffers in {@code columns}' layout for batches into {@code target} (null: the sink's only
      * table).
      */
-    BatchBuffers(Block block, AbsentRows absent, TargetColumns columns, InsertTarget target) {
+    PooledBlock(Block block, AbsentRows absent, TargetColumns columns, InsertTarget target) {
         this.block = block;
         this.absent = absent;
         this.columns = columns;

@@ -14,16 +14,17 @@ import java.util.function.Function;
 import java.util.function.LongConsumer;
 
 /**
- * The ClickHouse sink: one {@link ShardWriter} per shard. Pipeline threads submit sealed batches,
- * which go to the shard chosen at sealing; submitting never blocks.
+ * The writers of every shard: one {@link ShardWriter} per shard, each with its {@code
+ * inflight_per_shard} writer threads. Sealed batches go to the shard chosen at sealing (or, with a
+ * sharding key, their rows to the shards it picks); submitting never blocks.
  */
-public final class SinkPool implements BatchQueue {
+public final class ShardWriters implements BatchSink {
     private final List<ShardWriter> writers;
     private final AtomicInteger inFlight;
     private final DeliveryNotes notes;
     private volatile KeyedSplit keyed;
 
-    private SinkPool(List<ShardWriter> writers, AtomicInteger inFlight, DeliveryNotes notes) {
+    private ShardWriters(List<ShardWriter> writers, AtomicInteger inFlight, DeliveryNotes notes) {
         this.writers = writers;
         this.inFlight = inFlight;
         this.notes = notes;
@@ -33,7 +34,7 @@ public final class SinkPool implements BatchQueue {
      * Rows go to the shard {@code key} picks (sink.clickhouse.shard_by) instead of whole batches to
      * the shard chosen at sealing; the parts' copies take and give back budget bytes.
      */
-    public SinkPool keyed(ShardKey key, LongConsumer acquire, LongConsumer release) {
+    public ShardWriters keyed(ShardKey key, LongConsumer acquire, LongConsumer release) {
         this.keyed = new KeyedSplit(key, acquire, release);
         return this;
     }
@@ -42,9 +43,9 @@ public final class SinkPool implements BatchQueue {
      * Builds the writers of every shard of {@code sink}.
      *
      * @param inserters opens a connection to a replica URL
-     * @param plan how batches that name no table ({@link Batch#target()}) become INSERTs into the
-     *     sink's table; each writer thread gets its own shaper of it; null when every batch names
-     *     its table
+     * @param plan how batches that name no table ({@link SealedBatch#target()}) become INSERTs into
+     *     the sink's table; each writer thread gets its own shaper of it; null when every batch
+     *     names its table
      * @param policies per shard: how an INSERT whose acknowledgement was lost is handled (null with
      *     {@code plan})
      * @param lookup asks a replica about an INSERT's attempts
@@ -53,7 +54,7 @@ public final class SinkPool implements BatchQueue {
      * @param rejected where rows the server rejects for their content go (errors.policy)
      * @param random the jitter source of the backoff, and of this start's query-id nonce
      */
-    public static SinkPool create(
+    public static ShardWriters create(
             SinkSpec sink,
             Function<String, BlockInserter> inserters,
             InsertPlan plan,
@@ -100,7 +101,7 @@ public final class SinkPool implements BatchQueue {
             }
             writers.add(new ShardWriter(s, senders, supervisor, inFlight));
         }
-        return new SinkPool(List.copyOf(writers), inFlight, notes);
+        return new ShardWriters(List.copyOf(writers), inFlight, notes);
     }
 
     /** The INSERTs written twice, maybe twice, or left unknown so far: one line each. */
@@ -113,14 +114,14 @@ public final class SinkPool implements BatchQueue {
     }
 
     @Override
-    public void submit(Batch batch) {
+    public void submit(SealedBatch batch) {
         KeyedSplit split = keyed;
         if (split == null) {
             inFlight.incrementAndGet();
             writers.get(batch.shard()).submit(batch);
             return;
         }
-        for (Batch part : split.split(batch)) {
+        for (SealedBatch part : split.split(batch)) {
             inFlight.incrementAndGet();
             writers.get(part.shard()).submit(part);
         }

@@ -17,21 +17,21 @@ import java.util.function.LongSupplier;
  * such a record has a non-null {@link #error} (the reason) and holds what the source kept of its
  * bytes (at most a prefix). The runtime does not decode it; it applies the error policy to it
  * exactly as to a record the decoder rejects (property 4), so it is counted, skipped or
- * dead-lettered with its position. {@link #errors} counts them, so a batch without any costs one
+ * dead-lettered with its position. {@link #errors} counts them, so a poll without any costs one
  * comparison.
  *
- * <p>A batch may hold no records and still carry news: {@link #partitionEnd} with the final {@link
+ * <p>A poll may bring no records and still carry news: {@link #partitionEnd} with the final {@link
  * #endPosition} (trailing blank lines), or nothing at all when no data is available yet.
  *
  * <p>When a partition is resumed past its start and the decoder reads a header, the source first
- * delivers that header record (position 0) alone, in a batch flagged {@link #partitionStart} whose
+ * delivers that header record (position 0) alone, in a poll flagged {@link #partitionStart} whose
  * {@link #endPosition} is the resume position; reading then continues from there.
  *
  * <p>Fields are public on purpose: the hot path reads them in tight loops. Only the source that
- * fills a batch writes them — {@code data} included: beyond the last record it may hold the
- * source's read-ahead, kept there for the next poll of the same batch.
+ * fills them writes them — {@code data} included: beyond the last record it may hold the source's
+ * read-ahead, kept there for the next poll into the same {@code PolledRecords}.
  */
-public final class RecordBatch {
+public final class PolledRecords {
     /** The source's name, for dead letters and messages (e.g. {@code file}). */
     public String source = "";
 
@@ -61,13 +61,13 @@ public final class RecordBatch {
     /** Why the source rejects record {@code i} (see the class comment), or null for a good one. */
     public String[] error = new String[256];
 
-    /** How many records of this batch have a non-null {@link #error}. */
+    /** How many of these records have a non-null {@link #error}. */
     public int errors;
 
-    /** Where reading resumes after the last record of this batch. */
+    /** Where reading resumes after the last of these records. */
     public long endPosition;
 
-    /** The batch starts at the beginning of its partition (its first record may be a header). */
+    /** The records start at the beginning of their partition (the first may be a header). */
     public boolean partitionStart;
 
     /** No more records will come from this partition. */

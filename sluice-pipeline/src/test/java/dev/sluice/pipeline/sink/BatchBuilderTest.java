@@ -11,13 +11,13 @@ import dev.sluice.pipeline.testing.Tables;
 import java.lang.management.ManagementFactory;
 import org.junit.jupiter.api.Test;
 
-class OpenBatchTest {
+class BatchBuilderTest {
     private final TableSchema table =
             Tables.table("t", "id UInt64", "tag String DEFAULT 'none'", "plain String");
     private final TargetColumns columns = new TargetColumns(table, table.insertableColumns());
-    private final OpenBatch batch =
-            new OpenBatch(
-                    "p", new BatchBuffers(columns.newBlock(), new AbsentRows(columns.size())));
+    private final BatchBuilder batch =
+            new BatchBuilder(
+                    "p", new PooledBlock(columns.newBlock(), new AbsentRows(columns.size())));
 
     /** Begins a row and appends its values; a null value is an absent field. */
     private void begin(Object... values) {
@@ -89,9 +89,9 @@ class OpenBatchTest {
         int rows = 100_000;
         long bytes = 0;
         for (int round = 0; round < 4; round++) {
-            BatchBuffers buffers = pool.take();
+            PooledBlock buffers = pool.take();
             long before = mx.getThreadAllocatedBytes(tid);
-            OpenBatch b = new OpenBatch("p", buffers);
+            BatchBuilder b = new BatchBuilder("p", buffers);
             for (int r = 0; r < rows; r++) {
                 b.beginRow();
                 b.block().column(0).appendLong(r);
