@@ -113,8 +113,6 @@ final class PacedProducer implements AutoCloseable {
         if (!process.waitFor(STOP_TIMEOUT.toSeconds(), TimeUnit.SECONDS)) {
             process.destroyForcibly();
         }
-        double cpu =
-                process.info().totalCpuDuration().map(d -> d.toNanos() / 1e9).orElse(Double.NaN);
         if (line == null || !line.startsWith("sent ")) {
             throw new IOException(
                     "the paced producer ended without its count (exit "
@@ -122,7 +120,7 @@ final class PacedProducer implements AutoCloseable {
                             + ")");
         }
         String[] f = line.split(" ");
-        return new Outcome(Long.parseLong(f[1]), Long.parseLong(f[3]), cpu);
+        return new Outcome(Long.parseLong(f[1]), Long.parseLong(f[3]), Long.parseLong(f[5]) / 1e3);
     }
 
     @Override
@@ -132,7 +130,10 @@ final class PacedProducer implements AutoCloseable {
         }
     }
 
-    /** The child: {@code bootstrap topic rowsPerSecond seed}. */
+    /**
+     * The child: {@code bootstrap topic rowsPerSecond seed}. Its last line is {@code sent N
+     * behind_max_ms M cpu_ms C}, its own CPU included (a process that has exited has none to ask).
+     */
     public static void main(String[] args) throws Exception {
         String bootstrap = args[0];
         String topic = args[1];
