@@ -6,6 +6,7 @@ import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.OutputStreamWriter;
+import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -22,7 +23,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * The paced arm's producer, in a process of its own: in the pipeline's JVM it took CPU, heap and GC
  * pauses from the pipeline it measures, and its CPU was counted as the client's. The child sends
  * the events at a fixed rate into a topic from when it says {@code ready} until its standard input
- * says {@code stop} (or closes), then prints {@code sent N behind_max_ms M} and exits.
+ * says {@code stop} (or closes), then prints what it sent ({@link #main}) and exits.
  */
 final class PacedProducer implements AutoCloseable {
     private static final Duration READY_TIMEOUT = Duration.ofSeconds(120);
@@ -120,6 +121,9 @@ final class PacedProducer implements AutoCloseable {
                             + ")");
         }
         String[] f = line.split(" ");
+        if (f.length != 6) {
+            throw new IOException("the paced producer's last line is not its count: " + line);
+        }
         return new Outcome(Long.parseLong(f[1]), Long.parseLong(f[3]), Long.parseLong(f[5]) / 1e3);
     }
 
@@ -166,9 +170,13 @@ final class PacedProducer implements AutoCloseable {
             System.out.println(
                     String.format(
                             Locale.ROOT,
-                            "sent %d behind_max_ms %d",
+                            "sent %d behind_max_ms %d cpu_ms %d",
                             p.sent(),
-                            p.behindMaxMillis()));
+                            p.behindMaxMillis(),
+                            ((com.sun.management.OperatingSystemMXBean)
+                                                    ManagementFactory.getOperatingSystemMXBean())
+                                            .getProcessCpuTime()
+                                    / 1_000_000));
             System.out.flush();
         }
     }
