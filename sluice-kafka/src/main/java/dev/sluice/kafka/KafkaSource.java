@@ -8,6 +8,7 @@ import dev.sluice.pipeline.source.Source;
 import dev.sluice.pipeline.time.Clock;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -66,15 +67,14 @@ public final class KafkaSource implements Source {
     private static final Duration COMMITTED_TIMEOUT = Duration.ofSeconds(60);
 
     private final KafkaSourceConfig config;
-    private final Function<Properties, Consumer<byte[], byte[]>> consumers;
+    private final Function<Properties, Consumer<ByteBuffer, ByteBuffer>> consumers;
     private final Clock clock;
     private KafkaMetrics metrics;
     private final String reader;
-    private final Map<TopicPartition, ArrayDeque<ConsumerRecord<byte[], byte[]>>> buffered =
-            new LinkedHashMap<>();
+    private final Map<TopicPartition, Fetched> buffered = new LinkedHashMap<>();
     private final Map<TopicPartition, String> names = new HashMap<>();
     private final Map<String, TopicPartition> byName = new HashMap<>();
-    private Consumer<byte[], byte[]> consumer;
+    private Consumer<ByteBuffer, ByteBuffer> consumer;
     private PartitionListener listener;
     private String protocol;
     private boolean paused;
@@ -90,7 +90,7 @@ public final class KafkaSource implements Source {
      */
     KafkaSource(
             KafkaSourceConfig config,
-            Function<Properties, Consumer<byte[], byte[]>> consumers,
+            Function<Properties, Consumer<ByteBuffer, ByteBuffer>> consumers,
             Clock clock,
             KafkaMetrics metrics,
             String reader) {
@@ -152,14 +152,13 @@ public final class KafkaSource implements Source {
         if (buffered.isEmpty()) {
             fetch(maxWaitNanos);
         }
-        Iterator<Map.Entry<TopicPartition, ArrayDeque<ConsumerRecord<byte[], byte[]>>>> it =
-                buffered.entrySet().iterator();
+        Iterator<Map.Entry<TopicPartition, Fetched>> it = buffered.entrySet().iterator();
         if (!it.hasNext()) {
             return 0;
         }
-        Map.Entry<TopicPartition, ArrayDeque<ConsumerRecord<byte[], byte[]>>> next = it.next();
+        Map.Entry<TopicPartition, Fetched> next = it.next();
         TopicPartition tp = next.getKey();
-        ArrayDeque<ConsumerRecord<byte[], byte[]>> queue = next.getValue();
+        Fetched fetched = next.getValue();
         into.partition = names.get(tp);
         RecordMetadata meta = into.meta;
         if (meta == null) {
@@ -170,41 +169,49 @@ public final class KafkaSource implements Source {
         meta.partition = tp.partition();
         int offset = 0;
         long read = 0;
-        while (into.count < maxRecords && !queue.isEmpty()) {
-            ConsumerRecord<byte[], byte[]> r = queue.pollFirst();
+        int maxBytes = config.maxRecordBytes();
+        while (into.count < maxRecords) {
+            ConsumerRecord<ByteBuffer, ByteBuffer> r = fetched.next();
+            if (r == null) {
+                break;
+            }
             int index = into.count;
-            meta.record(index, r.key(), r.timestamp());
-            for (Header h : r.headers()) {
+            meta.recordFromBuffer(index, r.key(), r.timestamp());
+            Header[] headers = r.headers().toArray(); // a shared empty array when there are none
+            for (Header h : headers) {
                 meta.header(index, h.key(), h.value());
             }
-            byte[] value = r.value();
+            ByteBuffer value = r.value();
             if (value == null) {
                 into.addError(
                         offset, offset, r.offset(), 0, "a record with no value (a tombstone)");
-            } else if (value.length > config.maxRecordBytes()) {
+            } else if (value.remaining() > maxBytes) {
                 into.addError(
                         offset,
                         offset,
                         r.offset(),
                         0,
                         "the record's value is "
-                                + value.length
+                                + value.remaining()
                                 + " bytes, more than max_record_bytes ("
-                                + config.maxRecordBytes()
+                                + maxBytes
                                 + ")");
             } else {
-                into.ensureDataCapacity(offset + value.length);
-                System.arraycopy(value, 0, into.data, offset, value.length);
-                into.add(offset, offset + value.length, r.offset(), 0);
-                offset += value.length;
-                read += value.length;
+                // The one copy of the value: from the fetched bytes (the deserializer hands over
+                // a view of them) into the batch.
+                int length = value.remaining();
+                into.ensureDataCapacity(offset + length);
+                value.get(value.position(), into.data, offset, length);
+                into.add(offset, offset + length, r.offset(), 0);
+                offset += length;
+                read += length;
             }
             into.endPosition = r.offset() + 1;
         }
         // The next partition's records go next: one busy partition does not starve the others.
         it.remove();
-        if (!queue.isEmpty()) {
-            buffered.put(tp, queue);
+        if (!fetched.isEmpty()) {
+            buffered.put(tp, fetched);
         }
         bytesRead += read;
         return into.count;
@@ -217,7 +224,7 @@ public final class KafkaSource implements Source {
 
     /** Polls the consumer (callbacks included) and keeps what it returns, by partition. */
     private void fetch(long waitNanos) throws IOException {
-        ConsumerRecords<byte[], byte[]> records;
+        ConsumerRecords<ByteBuffer, ByteBuffer> records;
         try {
             records = consumer.poll(Duration.ofNanos(Math.max(0, waitNanos)));
         } catch (OffsetOutOfRangeException e) {
@@ -249,7 +256,7 @@ public final class KafkaSource implements Source {
             if (!names.containsKey(tp)) {
                 continue; // revoked in this very poll
             }
-            buffered.computeIfAbsent(tp, k -> new ArrayDeque<>()).addAll(records.records(tp));
+            buffered.computeIfAbsent(tp, k -> new Fetched()).add(records.records(tp));
         }
         metrics.lag(consumer);
         if (!assignedOnce
@@ -456,6 +463,41 @@ public final class KafkaSource implements Source {
                 listener.lost(gone);
             }
             metrics.owned(KafkaSource.this, names.size());
+        }
+    }
+
+    /**
+     * One partition's fetched records not yet handed over, in order: the lists {@code poll}
+     * returned, kept as they are (no record is copied from list to list) with a cursor into the
+     * first.
+     */
+    private static final class Fetched {
+        private final ArrayDeque<List<ConsumerRecord<ByteBuffer, ByteBuffer>>> lists =
+                new ArrayDeque<>(2);
+        private int next;
+
+        void add(List<ConsumerRecord<ByteBuffer, ByteBuffer>> records) {
+            if (!records.isEmpty()) {
+                lists.add(records);
+            }
+        }
+
+        /** The next record, or null when there is none. */
+        ConsumerRecord<ByteBuffer, ByteBuffer> next() {
+            List<ConsumerRecord<ByteBuffer, ByteBuffer>> first = lists.peekFirst();
+            if (first == null) {
+                return null;
+            }
+            ConsumerRecord<ByteBuffer, ByteBuffer> r = first.get(next++);
+            if (next == first.size()) {
+                lists.pollFirst();
+                next = 0;
+            }
+            return r;
+        }
+
+        boolean isEmpty() {
+            return lists.isEmpty();
         }
     }
 }

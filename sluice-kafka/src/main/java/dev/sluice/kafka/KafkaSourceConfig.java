@@ -7,7 +7,7 @@ import java.util.Map;
 import java.util.Properties;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.CooperativeStickyAssignor;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteBufferDeserializer;
 
 /**
  * The consumer settings of a Kafka source: what the pipeline owns (group, offsets, deserializers)
@@ -96,10 +96,13 @@ record KafkaSourceConfig(
     /** The consumer's properties for pipeline thread {@code reader} under {@code protocol}. */
     Properties consumerProperties(String protocol, String reader) {
         Properties p = new Properties();
-        // Defaults the user may change: large polls (the runtime takes 4096 records at a time),
-        // no topics created by reading them.
+        // Defaults the user may change (docs/configuration.md, "Consumer defaults"): large polls
+        // (the runtime takes 4096 records at a time), no topics created by reading them, and the
+        // socket's receive buffer left to the OS (Linux sizes it to the connection), not Kafka's
+        // fixed 64 KiB, which made the network thread take a fetch in many small reads.
         p.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, "10000");
         p.put(ConsumerConfig.ALLOW_AUTO_CREATE_TOPICS_CONFIG, "false");
+        p.put(ConsumerConfig.RECEIVE_BUFFER_CONFIG, "-1");
         p.putAll(properties);
         p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
         p.put(ConsumerConfig.GROUP_ID_CONFIG, groupId);
@@ -116,10 +119,12 @@ record KafkaSourceConfig(
                     ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG,
                     CooperativeStickyAssignor.class.getName());
         }
-        p.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
+        // Views of the fetched bytes, not copies: the source copies each value once, into its
+        // batch.
+        p.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteBufferDeserializer.class.getName());
         p.put(
                 ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG,
-                ByteArrayDeserializer.class.getName());
+                ByteBufferDeserializer.class.getName());
         return p;
     }
 

@@ -196,6 +196,77 @@ class KafkaSourceIT {
         }
     }
 
+    /** Record i's key: none for every fifth, else text, with a multi-byte character. */
+    private static String key(int i) {
+        return i % 5 == 0 ? null : "k-" + i + (i % 3 == 0 ? "-\u00e9" : "");
+    }
+
+    @Test
+    void keysTimestampsHeadersAndPositionsLandInTheirColumnsValueByValue() throws Exception {
+        int records = 3_000;
+        String topic = TestKafka.newTopic("meta", 3);
+        String group = "g-" + topic;
+        long t0 = 1_764_741_600_000L;
+        TestKafka.produce(
+                topic,
+                records,
+                i -> {
+                    TestRecord r =
+                            TestRecord.of(key(i), json(i))
+                                    .withPartition(i % 3)
+                                    .withTimestamp(t0 + i);
+                    if (i % 4 == 1) {
+                        r = r.withHeader("trace", "t-" + i);
+                    } else if (i % 4 == 2) {
+                        // a name given twice: the last wins; a null value is a NULL
+                        r = r.withHeader("trace", "first").withHeader("trace", (byte[]) null);
+                    }
+                    return r;
+                });
+        String table = TestServer.newTable("kafka_meta");
+        TestServer.execute(
+                "CREATE TABLE "
+                        + table
+                        + " (id UInt64, v String, _key Nullable(String), _timestamp UInt64,"
+                        + " _topic String, _partition UInt32, _offset UInt64,"
+                        + " trace Nullable(String)) ENGINE = MergeTree ORDER BY id");
+        String yaml =
+                yaml("meta", topic, group, table, "")
+                        .replace(
+                                "decode: json",
+                                "decode: json\ntransforms:\n  - rename: {from: _header.trace, to:"
+                                        + " trace}");
+        Pipeline p = new KafkaPipeline(yaml).start();
+        awaitCount(table, records, Duration.ofSeconds(90));
+        Thread.sleep(600);
+        p.drain();
+        PipelineResult r = p.awaitCompletion();
+        assertThat(r.status()).as(r.message()).isEqualTo(PipelineResult.Status.DRAINED);
+
+        List<List<Object>> rows =
+                TestServer.connect()
+                        .queryRows(
+                                "SELECT id, _key, _timestamp, _topic, _partition, _offset, trace"
+                                        + " FROM "
+                                        + table
+                                        + " ORDER BY id");
+        assertThat(rows).hasSize(records);
+        // a partition's offsets follow the order its records were produced in
+        long[] nextOffset = new long[3];
+        for (int i = 0; i < records; i++) {
+            List<Object> row = rows.get(i);
+            assertThat(((Number) row.get(0)).longValue()).isEqualTo(i);
+            assertThat(row.get(1)).as("_key of %d", i).isEqualTo(key(i));
+            assertThat(((Number) row.get(2)).longValue()).isEqualTo(t0 + i);
+            assertThat(row.get(3)).isEqualTo(topic);
+            assertThat(((Number) row.get(4)).intValue()).isEqualTo(i % 3);
+            assertThat(((Number) row.get(5)).longValue())
+                    .as("_offset of %d", i)
+                    .isEqualTo(nextOffset[i % 3]++);
+            assertThat(row.get(6)).as("trace of %d", i).isEqualTo(i % 4 == 1 ? "t-" + i : null);
+        }
+    }
+
     @Test
     void badRecordsAreDeadLetteredWithTopicPartitionAndOffset() throws Exception {
         String topic = TestKafka.newTopic("poison", 2);

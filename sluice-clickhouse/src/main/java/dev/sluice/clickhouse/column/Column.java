@@ -75,6 +75,15 @@ public abstract class Column {
      */
     public void reserveLike(Column other) {}
 
+    /**
+     * Makes room for {@code rows} more rows holding {@code dataBytes} more bytes as {@link
+     * #dataBytes()} counts them, so that appending them ({@link #appendAll}) allocates nothing on
+     * the way: a concatenation knows its total before it starts, and growing by copies would
+     * allocate about 2.5 times it and copy it twice more. Nothing else changes; columns without a
+     * flat buffer ignore it.
+     */
+    public void reserveMore(int rows, long dataBytes) {}
+
     // ---- Native encoding ----
 
     /** Writes the serialization state prefix; nothing for most types. */

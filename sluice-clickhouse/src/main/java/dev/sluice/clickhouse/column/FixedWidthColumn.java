@@ -67,6 +67,15 @@ public abstract class FixedWidthColumn extends Column {
         }
     }
 
+    @Override
+    public final void reserveMore(int more, long dataBytes) {
+        if (more < 0 || dataBytes < 0) {
+            throw new IllegalArgumentException(
+                    "cannot reserve " + more + " rows, " + dataBytes + " bytes");
+        }
+        reserve(more); // the rows say how many bytes
+    }
+
     protected final int reserve(int more) {
         int offset = rows * width;
         long needed = offset + (long) more * width;

@@ -55,6 +55,20 @@ public class StringColumn extends Column {
     }
 
     @Override
+    public final void reserveMore(int more, long dataBytes) {
+        if (more < 0 || dataBytes < 0) {
+            throw new IllegalArgumentException(
+                    "cannot reserve " + more + " rows, " + dataBytes + " bytes");
+        }
+        if (rows + (long) more > ends.length) {
+            ends = Arrays.copyOf(ends, grow(ends.length, Math.addExact(rows, more)));
+        }
+        if (used + dataBytes > bytes.length) {
+            ensureBytes((int) Math.min(Integer.MAX_VALUE, dataBytes));
+        }
+    }
+
+    @Override
     public final long dataBytes() {
         return used; // exact: the prefixes are stored
     }

@@ -59,4 +59,60 @@ class ReserveLikeTest {
         assertThatThrownBy(() -> one.reserveLike(block()))
                 .isInstanceOf(IllegalArgumentException.class);
     }
+
+    @Test
+    void reserveMoreMakesRoomForAConcatenationSoThatAppendingGrowsNothing() {
+        Block[] segments = new Block[3];
+        long[] bytes = new long[3];
+        int rows = 0;
+        for (int k = 0; k < segments.length; k++) {
+            segments[k] = block();
+            for (int r = 0; r < 1_000 * (k + 1); r++) {
+                segments[k].column(0).appendLong(k * 10_000L + r);
+                segments[k].column(1).appendString("v".repeat(r % 300) + k);
+                segments[k].column(2).appendNull();
+            }
+            rows += segments[k].rows();
+            for (int c = 0; c < 3; c++) {
+                bytes[c] += segments[k].column(c).dataBytes();
+            }
+        }
+        Block to = block();
+        to.column(0).appendLong(99_999); // room is made past what a column already holds
+        to.column(1).appendString("first");
+        to.column(2).appendString("first");
+        for (int c = 0; c < 3; c++) {
+            to.column(c).reserveMore(rows, bytes[c]);
+        }
+        byte[] ids = ((FixedWidthColumn) to.column(0)).rawData();
+        byte[] strings = ((StringColumn) to.column(1)).rawBytes();
+        for (Block from : segments) {
+            for (int c = 0; c < 3; c++) {
+                to.column(c).appendAll(from.column(c));
+            }
+        }
+
+        assertThat(((FixedWidthColumn) to.column(0)).rawData()).isSameAs(ids);
+        assertThat(((StringColumn) to.column(1)).rawBytes()).isSameAs(strings);
+        assertThat(to.rows()).isEqualTo(rows + 1);
+        assertThat(to.column(1).getString(0)).isEqualTo("first");
+        int at = 1;
+        for (Block from : segments) {
+            for (int r = 0; r < from.rows(); r++, at++) {
+                assertThat(to.column(0).getLong(at)).isEqualTo(from.column(0).getLong(r));
+                assertThat(to.column(1).getString(at)).isEqualTo(from.column(1).getString(r));
+                assertThat(to.column(2).isNull(at)).isTrue();
+            }
+        }
+    }
+
+    @Test
+    void reserveMoreRefusesNegativeSizes() {
+        Column s = ColumnFactory.create("s", "String");
+        Column id = ColumnFactory.create("id", "UInt64");
+        assertThatThrownBy(() -> s.reserveMore(-1, 0)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> s.reserveMore(1, -5)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> id.reserveMore(-1, 0))
+                .isInstanceOf(IllegalArgumentException.class);
+    }
 }

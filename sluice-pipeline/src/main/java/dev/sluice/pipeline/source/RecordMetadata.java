@@ -1,5 +1,6 @@
 package dev.sluice.pipeline.source;
 
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
@@ -52,6 +53,36 @@ public final class RecordMetadata {
 
     /** Starts record {@code i}'s entry: its key (null for none) and timestamp, no headers yet. */
     public void record(int i, byte[] key, long timestampMillis) {
+        start(i, timestampMillis);
+        if (key == null) {
+            keyStart[i] = -1;
+            keyEnd[i] = -1;
+        } else {
+            keyStart[i] = put(key);
+            keyEnd[i] = used;
+        }
+    }
+
+    /**
+     * Starts record {@code i}'s entry with a key the source holds as a buffer (null for none): its
+     * remaining bytes are copied, the buffer's position is left as it is.
+     */
+    public void recordFromBuffer(int i, ByteBuffer key, long timestampMillis) {
+        start(i, timestampMillis);
+        if (key == null) {
+            keyStart[i] = -1;
+            keyEnd[i] = -1;
+        } else {
+            int length = key.remaining();
+            int at = room(length);
+            key.get(key.position(), bytes, at, length);
+            used += length;
+            keyStart[i] = at;
+            keyEnd[i] = used;
+        }
+    }
+
+    private void start(int i, long timestampMillis) {
         if (i >= keyStart.length) {
             int n = Math.max(i + 1, keyStart.length * 2);
             keyStart = Arrays.copyOf(keyStart, n);
@@ -59,13 +90,6 @@ public final class RecordMetadata {
             timestamp = Arrays.copyOf(timestamp, n);
             headerFirst = Arrays.copyOf(headerFirst, n);
             headerCount = Arrays.copyOf(headerCount, n);
-        }
-        if (key == null) {
-            keyStart[i] = -1;
-            keyEnd[i] = -1;
-        } else {
-            keyStart[i] = put(key);
-            keyEnd[i] = used;
         }
         timestamp[i] = timestampMillis;
         headerFirst[i] = headers;
@@ -108,12 +132,17 @@ public final class RecordMetadata {
     }
 
     private int put(byte[] b) {
-        if (used + b.length > bytes.length) {
-            bytes = Arrays.copyOf(bytes, Math.max(used + b.length, bytes.length * 2));
-        }
-        System.arraycopy(b, 0, bytes, used, b.length);
-        int at = used;
+        int at = room(b.length);
+        System.arraycopy(b, 0, bytes, at, b.length);
         used += b.length;
         return at;
+    }
+
+    /** Makes room for {@code length} more bytes; returns where they go. */
+    private int room(int length) {
+        if (used + length > bytes.length) {
+            bytes = Arrays.copyOf(bytes, Math.max(used + length, bytes.length * 2));
+        }
+        return used;
     }
 }

@@ -10,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.LockSupport;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
@@ -70,6 +71,13 @@ final class EventProducer implements AutoCloseable {
         return sb.append("\"}").toString().getBytes(StandardCharsets.UTF_8);
     }
 
+    /**
+     * Waits until the producer knows {@code topic}'s partitions, so that sending starts at once.
+     */
+    void connect(String topic) {
+        producer.partitionsFor(topic);
+    }
+
     /** Writes the records {@link #backlog} would send, one per line, to {@code file}. */
     void writeFile(Path file, long count) throws IOException {
         try (OutputStream out = new BufferedOutputStream(Files.newOutputStream(file), 1 << 20)) {
@@ -90,22 +98,32 @@ final class EventProducer implements AutoCloseable {
         return count / ((System.nanoTime() - t0) / 1e9);
     }
 
-    /** Sends at {@code rowsPerSecond} until {@code stop} is set; returns how many. */
-    long paced(String topic, long rowsPerSecond, java.util.concurrent.atomic.AtomicBoolean stop) {
+    /** What {@link #paced} reached. */
+    record Paced(long sent, long behindMaxMillis) {}
+
+    /**
+     * Sends at {@code rowsPerSecond} until {@code stop} is set. Each record is stamped by the
+     * producer when it is handed to {@code send} (CreateTime), so a burst sent late after the
+     * thread lost its core carries its real send time; how late the producer fell behind its
+     * schedule at most is returned with the count.
+     */
+    Paced paced(String topic, long rowsPerSecond, AtomicBoolean stop) {
         long start = System.nanoTime();
         long sent = 0;
+        long behindMax = 0;
         while (!stop.get()) {
             long due = (long) ((System.nanoTime() - start) / 1e9 * rowsPerSecond);
             if (sent >= due) {
                 LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
                 continue;
             }
+            behindMax = Math.max(behindMax, (due - sent) * 1000 / rowsPerSecond);
             for (; sent < due && !stop.get(); sent++) {
                 producer.send(new ProducerRecord<>(topic, lines[(int) (sent % data.rows)]));
             }
         }
         producer.flush();
-        return sent;
+        return new Paced(sent, behindMax);
     }
 
     @Override
