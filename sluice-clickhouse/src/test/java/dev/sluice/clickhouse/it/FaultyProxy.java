@@ -30,6 +30,8 @@ public final class FaultyProxy implements AutoCloseable {
     /** Stall once this many bytes went to the server (Long.MAX_VALUE: never). */
     private volatile long stallAfterBytes = Long.MAX_VALUE;
 
+    private volatile long holdRepliesAfterBytes = Long.MAX_VALUE;
+
     public FaultyProxy(String host, int port) throws IOException {
         this.target = new InetSocketAddress(host, port);
         this.listener = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
@@ -57,6 +59,15 @@ public final class FaultyProxy implements AutoCloseable {
      */
     public void holdReplies() {
         repliesHeld = true;
+    }
+
+    /**
+     * Holds replies like {@link #holdReplies()} from the moment {@code bytes} in all go to the
+     * server, set before those bytes are forwarded: the server cannot answer them first, however
+     * the threads are scheduled.
+     */
+    public void holdRepliesAfter(long bytes) {
+        holdRepliesAfterBytes = bytes;
     }
 
     public void releaseReplies() {
@@ -113,6 +124,10 @@ public final class FaultyProxy implements AutoCloseable {
                                             && !closed
                                             && !to.isClosed()) {
                                         Thread.sleep(50);
+                                    }
+                                    if (toServer
+                                            && bytesToServer.get() + n >= holdRepliesAfterBytes) {
+                                        repliesHeld = true;
                                     }
                                     out.write(buf, 0, n);
                                     long total = toServer ? bytesToServer.addAndGet(n) : 0;
