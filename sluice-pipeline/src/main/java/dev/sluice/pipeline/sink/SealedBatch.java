@@ -455,12 +455,12 @@ public final class SealedBatch {
         // times its size and copied most of it twice more (the Kafka path's costliest step).
         int total = 0;
         for (Segment s : segments) {
-            total += s.open().block().rows();
+            total += s.builder().block().rows();
         }
         for (int c = 0; c < first.columnCount(); c++) {
             long bytes = 0;
             for (Segment s : segments) {
-                bytes += s.open().block().column(c).dataBytes();
+                bytes += s.builder().block().column(c).dataBytes();
             }
             to.column(c).reserveMore(total, bytes);
         }
