@@ -575,6 +575,15 @@ public final class SaturationRig implements Rig {
         r.extra("retries", o.delta("etl_sink_retries_total"));
         r.extra("pause_events", o.delta("etl_backpressure_pause_events_total"));
         r.extra("samples", o.samples().size());
+        if (!a.presort.equals("off")) {
+            // What auto decided, block by block (docs/presort.md): sorted when the server was
+            // behind, skipped when decoding was.
+            for (String outcome : List.of("sorted", "already_sorted", "skipped_no_backlog")) {
+                r.extra(
+                        "presort_blocks_" + outcome,
+                        o.delta("etl_sink_presort_blocks{outcome=" + outcome + "}"));
+            }
+        }
         if (a.engine.equals("MergeTree")) {
             parts(target, table, r, o.result().stats().rowsWritten());
         } else {
