@@ -15,6 +15,7 @@ import dev.sluice.pipeline.spec.PipelineSpec.ErrorsSpec;
 import dev.sluice.pipeline.spec.PipelineSpec.FileSource;
 import dev.sluice.pipeline.spec.PipelineSpec.Format;
 import dev.sluice.pipeline.spec.PipelineSpec.OnUnknownOutcome;
+import dev.sluice.pipeline.spec.PipelineSpec.PresortMode;
 import dev.sluice.pipeline.spec.PipelineSpec.ShardSpec;
 import dev.sluice.pipeline.spec.PipelineSpec.SinkSpec;
 import dev.sluice.pipeline.spec.PipelineSpec.SourceSpec;
@@ -35,6 +36,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.stream.Stream;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -174,8 +176,46 @@ final class LoadCommand implements Callable<Integer> {
                             + " errors, slower; see docs/formats.md)")
     boolean noJsonFastPath;
 
-    @Option(names = "--presort", description = "Sort each batch by the table's ORDER BY key")
-    boolean presort;
+    @Option(
+            names = "--presort",
+            arity = "0..1",
+            fallbackValue = "on",
+            paramLabel = "off|on|auto",
+            converter = PresortModeConverter.class,
+            preprocessor = AttachedValueOnly.class,
+            description =
+                    "Sort batches by the table's ORDER BY key: on (bare --presort), off (default),"
+                            + " or auto: a batch when its writer has more batches waiting (the"
+                            + " server is the slower side); see docs/presort.md")
+    PresortMode presort = PresortMode.OFF;
+
+    /** Reads {@code --presort}'s value. */
+    static final class PresortModeConverter implements CommandLine.ITypeConverter<PresortMode> {
+        @Override
+        public PresortMode convert(String value) {
+            return PresortMode.parse(value);
+        }
+    }
+
+    /**
+     * {@code --presort}'s value only counts attached ({@code --presort=auto}): a bare {@code
+     * --presort} is on, and the word after it stays what it was before the option took values (an
+     * input path, as in {@code sluice load --presort events.ndjson}).
+     */
+    static final class AttachedValueOnly implements CommandLine.IParameterPreprocessor {
+        @Override
+        public boolean preprocess(
+                java.util.Stack<String> args,
+                CommandLine.Model.CommandSpec command,
+                CommandLine.Model.ArgSpec arg,
+                Map<String, Object> info) {
+            if (" ".equals(info.get("separator"))) {
+                arg.setValue(PresortMode.ON);
+                return true; // consumed: picocli takes no value for it
+            }
+            return false;
+        }
+    }
 
     @Option(
             names = "--split-partitions",
@@ -260,24 +300,28 @@ final class LoadCommand implements Callable<Integer> {
         }
         SinkSpec sink =
                 new SinkSpec(
-                        shardSpecs,
-                        table,
-                        LoadBatching.batch(
-                                stdin,
-                                batchRows,
-                                batchBytes == null ? null : Units.parseSize(batchBytes),
-                                linger == null ? null : LoadBatching.parseLinger(linger),
-                                readers(stdin)
-                                        + shardSpecs.size() * ConfigDefaults.INFLIGHT_PER_SHARD,
-                                Runtime.getRuntime().maxMemory()),
-                        ConfigDefaults.INFLIGHT_PER_SHARD,
-                        compression,
-                        presort,
-                        splitPartitions,
-                        settings,
-                        ConfigDefaults.RETRY,
-                        onUnknownOutcome == null ? null : parseOnUnknownOutcome(onUnknownOutcome),
-                        Units.parseDuration(outcomeTimeout));
+                                shardSpecs,
+                                table,
+                                LoadBatching.batch(
+                                        stdin,
+                                        batchRows,
+                                        batchBytes == null ? null : Units.parseSize(batchBytes),
+                                        linger == null ? null : LoadBatching.parseLinger(linger),
+                                        readers(stdin)
+                                                + shardSpecs.size()
+                                                        * ConfigDefaults.INFLIGHT_PER_SHARD,
+                                        Runtime.getRuntime().maxMemory()),
+                                ConfigDefaults.INFLIGHT_PER_SHARD,
+                                compression,
+                                false, // presort: set below, it has three values
+                                splitPartitions,
+                                settings,
+                                ConfigDefaults.RETRY,
+                                onUnknownOutcome == null
+                                        ? null
+                                        : parseOnUnknownOutcome(onUnknownOutcome),
+                                Units.parseDuration(outcomeTimeout))
+                        .toBuilder().presort(presort).build();
         ErrorPolicy policy = ErrorPolicy.parse(onError);
         String name = "load-" + digest(table, inputs);
         Path dead = deadLetter != null ? deadLetter : ConfigDefaults.deadLetterPath(name);

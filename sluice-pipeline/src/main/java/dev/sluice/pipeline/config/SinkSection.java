@@ -2,6 +2,7 @@ package dev.sluice.pipeline.config;
 
 import dev.sluice.pipeline.spec.PipelineSpec.BatchSpec;
 import dev.sluice.pipeline.spec.PipelineSpec.OnUnknownOutcome;
+import dev.sluice.pipeline.spec.PipelineSpec.PresortMode;
 import dev.sluice.pipeline.spec.PipelineSpec.RetrySpec;
 import dev.sluice.pipeline.spec.PipelineSpec.ShardSpec;
 import dev.sluice.pipeline.spec.PipelineSpec.SinkSpec;
@@ -89,7 +90,7 @@ final class SinkSection {
                                         1,
                                         1024))
                 .compression(compression(m.get("compression")))
-                .presort(m.bool("presort", false))
+                .presort(presort(m.get("presort")))
                 .partitionSplit(m.bool("partition_split", false))
                 .settings(settings(m.map("settings")))
                 .retry(retry(m.map("retry")))
@@ -115,6 +116,18 @@ final class SinkSection {
             out.put(topic, m.required(topic).nonBlank().trim());
         }
         return out;
+    }
+
+    /** Off when absent; true and false still mean on and off. */
+    private static PresortMode presort(ConfigNode node) {
+        if (node == null) {
+            return PresortMode.OFF;
+        }
+        try {
+            return PresortMode.parse(node.text());
+        } catch (IllegalArgumentException e) {
+            throw node.error(e.getMessage());
+        }
     }
 
     /** Null when absent: the default follows the table (resend where it deduplicates). */

@@ -37,6 +37,7 @@ public final class Metrics {
     private final Map<SealReason, CounterDataPoint> seals = new EnumMap<>(SealReason.class);
     private final Map<Presorter.Outcome, CounterDataPoint> presorted =
             new EnumMap<>(Presorter.Outcome.class);
+    private final CounterDataPoint presortSkipped;
 
     /** Records the sources handed to the pipeline. */
     public final CounterDataPoint sourceRecords;
@@ -189,7 +190,8 @@ public final class Metrics {
                 counter(
                         "etl_sink_presort_blocks_total",
                         "Blocks pre-sorted before sending (presort), by outcome: sorted,"
-                                + " already_sorted, unsorted (a key or value not computed here).",
+                                + " already_sorted, unsorted (a key or value not computed here),"
+                                + " skipped_no_backlog (presort: auto, no batch waiting).",
                         "pipeline",
                         "outcome");
         for (Presorter.Outcome o : Presorter.Outcome.values()) {
@@ -201,6 +203,7 @@ public final class Metrics {
                     };
             presorted.put(o, presortCounter.labelValues(pipeline, outcome));
         }
+        presortSkipped = presortCounter.labelValues(pipeline, "skipped_no_backlog");
         shards = shardMetrics(pipeline, shardCount);
         gauges(pipeline, shardCount, probes);
     }
@@ -452,6 +455,14 @@ public final class Metrics {
     /** The pre-sorted blocks counter for {@code outcome}. */
     public CounterDataPoint presorted(Presorter.Outcome outcome) {
         return presorted.get(outcome);
+    }
+
+    /**
+     * Blocks {@code presort: auto} left unsorted because their writer had no batch waiting (the
+     * pipeline, not the server, was the slower side).
+     */
+    public CounterDataPoint presortSkipped() {
+        return presortSkipped;
     }
 
     /** Sum over shards of one of their counters, for the stats snapshot. */

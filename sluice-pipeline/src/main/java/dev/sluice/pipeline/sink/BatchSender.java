@@ -119,6 +119,9 @@ public final class BatchSender implements AutoCloseable {
     /** Times the batch being sent found its table changed. */
     private int tableChanges;
 
+    /** Whether the batch being sent is pre-sorted: decided by {@link #send} for each batch. */
+    private PresortDecision presort = PresortDecision.OFF;
+
     /** The server of the last attempt: whether it takes deduplication tokens. */
     private ServerInfo lastServer;
 
@@ -253,8 +256,21 @@ public final class BatchSender implements AutoCloseable {
         STOP
     }
 
-    /** Sends {@code batch}; never throws. A fatal failure is reported to the supervisor. */
+    /**
+     * Sends {@code batch} as a writer with no batch waiting behind it; like {@link
+     * #send(SealedBatch, boolean)}.
+     */
     public SealedBatch.Outcome send(SealedBatch batch) {
+        return send(batch, false);
+    }
+
+    /**
+     * Sends {@code batch}; never throws. A fatal failure is reported to the supervisor.
+     *
+     * @param backlog the writer's queue holds at least one more sealed batch behind this one (for
+     *     {@code presort: auto}: {@link PresortDecision})
+     */
+    public SealedBatch.Outcome send(SealedBatch batch, boolean backlog) {
         try {
             try {
                 use(shapers == null ? null : batch.target());
@@ -262,6 +278,8 @@ public final class BatchSender implements AutoCloseable {
                 return fatal(batch, "cannot send " + batch + ": " + e.getMessage(), e);
             }
             tableChanges = 0;
+            // Decided once, here, and kept for every attempt of the batch (PresortDecision).
+            presort = shaper.plan().presortFor(backlog);
             return write(batch);
         } finally {
             parts.clear(); // a copy of a part's rows is not kept past its batch
@@ -344,8 +362,7 @@ public final class BatchSender implements AutoCloseable {
                         // so the halves it wrote are dropped or found written, not sent again
                         // whole.
                         metrics.sizeSplits.inc();
-                        units.set(next, unit.left());
-                        units.add(next + 1, unit.right());
+                        halve(units, next, batch);
                         continue;
                     }
                     Block block = parts.block(unit);
@@ -404,8 +421,7 @@ public final class BatchSender implements AutoCloseable {
                         return giveUp(batch, unit.state(), stop, e);
                     }
                     if (unit.rows() > 1) {
-                        units.set(next, unit.left());
-                        units.add(next + 1, unit.right());
+                        halve(units, next, batch);
                         split = true;
                     } else {
                         next++; // rejected and handed to the error policy: the rest goes on
@@ -515,13 +531,28 @@ public final class BatchSender implements AutoCloseable {
     }
 
     /**
+     * Replaces unit {@code next} by its two halves. A whole INSERT of a batch {@code auto} left
+     * unsorted is sorted first, so its halves are cut from the order every run cuts them from
+     * ({@link PresortDecision}): their sub-tokens name rows by position.
+     */
+    private void halve(List<InsertParts.Unit> units, int next, SealedBatch batch) {
+        InsertParts.Unit unit = units.get(next);
+        if (presort == PresortDecision.SKIP_NO_BACKLOG && unit.whole()) {
+            BatchShaper.Insert sorted = shaper.sortedForHalving(unit.insert(), batch.nowSeconds());
+            unit = new InsertParts.Unit(sorted, unit.token(), 0, unit.to(), unit.state());
+        }
+        units.set(next, unit.left());
+        units.add(next + 1, unit.right());
+    }
+
+    /**
      * The batch's INSERTs. Rows staged for another layout of their table than the one it has now
      * are re-encoded first ({@link Reencoding#toColumns}); rows that cannot be are handed to {@link
      * RejectedRows}. Null when one of them stops the batch (reported to the supervisor).
      */
     private List<BatchShaper.Insert> shapeForTable(SealedBatch batch) {
         if (layout == null) {
-            return shaper.shape(batch);
+            return shaper.shape(batch, presort);
         }
         Block block = batch.block();
         Reencoding.Result re =
@@ -531,7 +562,7 @@ public final class BatchSender implements AutoCloseable {
                         layout.columns().columns(),
                         layout.plan().zone());
         if (re == null) {
-            return shaper.shape(batch);
+            return shaper.shape(batch, presort);
         }
         metrics.rowsReencoded.inc(block.rows());
         String stop = refuse(batch, block, re.refused(), r -> r);
@@ -544,7 +575,8 @@ public final class BatchSender implements AutoCloseable {
         if (kept.length == 0) {
             return inserts; // every row went to the error policy: nothing to send
         }
-        for (BatchShaper.Insert i : shaper.shape(re.block(), re.absent(), batch.nowSeconds())) {
+        for (BatchShaper.Insert i :
+                shaper.shape(re.block(), re.absent(), batch.nowSeconds(), presort)) {
             IntUnaryOperator origin = i.origin();
             inserts.add(
                     new BatchShaper.Insert(

@@ -27,7 +27,8 @@ import java.util.function.IntUnaryOperator;
  *       DefaultFiller}); rows lacking a column whose DEFAULT is not computed here go in INSERTs of
  *       their own without that column, one per combination of such columns ({@link DefaultGroups}),
  *       so the server computes it;
- *   <li>with presort, each block is put in sorting-key order ({@link Presorter});
+ *   <li>when the batch is pre-sorted ({@link PresortDecision}, decided by the writer), each block
+ *       is put in sorting-key order ({@link Presorter});
  *   <li>with partition split, each block is split by partition key ({@link PartitionSplitter}).
  * </ol>
  *
@@ -77,22 +78,37 @@ final class BatchShaper {
         this.metrics = metrics;
     }
 
+    /** The plan this shaper follows (its table's, as described when the shaper was made). */
+    InsertPlan plan() {
+        return plan;
+    }
+
+    /**
+     * The INSERTs that write {@code batch}, in the order to send them, pre-sorted as the plan says
+     * for a writer with no batch waiting; like {@link #shape(SealedBatch, PresortDecision)}.
+     */
+    List<Insert> shape(SealedBatch batch) {
+        return shape(batch, plan.presortFor(false));
+    }
+
     /**
      * The INSERTs that write {@code batch}, in the order to send them. Fills DEFAULTs into the
      * batch's block, so call it once per batch.
      *
+     * @param presort whether the batch's blocks are sorted (decided by the writer for this batch)
      * @throws IllegalStateException when some rows would be sent with no column at all (every
      *     column they have is left to the server)
      */
-    List<Insert> shape(SealedBatch batch) {
-        return shape(batch.block(), batch.absentRows(), batch.nowSeconds());
+    List<Insert> shape(SealedBatch batch, PresortDecision presort) {
+        return shape(batch.block(), batch.absentRows(), batch.nowSeconds(), presort);
     }
 
     /**
      * The INSERTs that write {@code block} (a batch's rows, re-encoded) with the absent-field marks
-     * {@code absent} and the batch's {@code now()}; like {@link #shape(SealedBatch)}.
+     * {@code absent} and the batch's {@code now()}; like {@link #shape(SealedBatch,
+     * PresortDecision)}.
      */
-    List<Insert> shape(Block block, AbsentRows absent, long nowSeconds) {
+    List<Insert> shape(Block block, AbsentRows absent, long nowSeconds, PresortDecision presort) {
         inserts.clear();
         int rows = block.rows();
         int columns = block.columnCount();
@@ -123,7 +139,7 @@ final class BatchShaper {
         }
         List<Integer> left = anyAbsent ? shape.filler().fill(sent, marks, nowSeconds) : List.of();
         if (left.isEmpty()) {
-            arrange(shape, sent, "", nowSeconds, IntUnaryOperator.identity());
+            arrange(shape, sent, "", nowSeconds, IntUnaryOperator.identity(), presort);
             return inserts;
         }
         List<DefaultGroups.Group> groups = DefaultGroups.split(sent, marks, left);
@@ -137,7 +153,13 @@ final class BatchShaper {
                                 + " column");
             }
             int[] fromRows = groups.get(g).rows();
-            arrange(shapeOf(names(part, null)), part, "/g" + g, nowSeconds, r -> fromRows[r]);
+            arrange(
+                    shapeOf(names(part, null)),
+                    part,
+                    "/g" + g,
+                    nowSeconds,
+                    r -> fromRows[r],
+                    presort);
         }
         return inserts;
     }
@@ -148,10 +170,17 @@ final class BatchShaper {
      * @param origin each row of {@code block}'s row in the batch
      */
     private void arrange(
-            Shape shape, Block block, String suffix, long nowSeconds, IntUnaryOperator origin) {
+            Shape shape,
+            Block block,
+            String suffix,
+            long nowSeconds,
+            IntUnaryOperator origin,
+            PresortDecision presort) {
         Block out = block;
         IntUnaryOperator outOrigin = origin;
-        if (plan.presort()) {
+        if (presort == PresortDecision.SKIP_NO_BACKLOG) {
+            metrics.presortSkipped().inc();
+        } else if (presort == PresortDecision.SORT) {
             Presorter sorter = shape.sorter();
             if (sorter.supported() && shape.spare == null) {
                 shape.spare = Presorter.emptyLike(block);
@@ -186,6 +215,32 @@ final class BatchShaper {
             }
         }
         inserts.add(new Insert(out, suffix, outOrigin));
+    }
+
+    /**
+     * {@code insert} (one of the last {@link #shape}'s, not sorted) in sorting-key order, before
+     * the writer sends it in halves: a half's token names rows of its INSERT by position ({@code
+     * /r<first>-<last>}), so the halves must be cut from the same order in every run, and a run
+     * that sorted the batch cuts them from the sorted one (docs/presort.md, "auto"). The INSERT
+     * itself when its block cannot be sorted (the key, or a value, is not computed here), as it
+     * could not have been in any run. The sorted copy is a block of its own: this is the rare path
+     * of an INSERT the server refused.
+     */
+    Insert sortedForHalving(Insert insert, long nowSeconds) {
+        Block block = insert.block();
+        Presorter sorter = shapeOf(names(block, null)).sorter();
+        if (!sorter.supported()) {
+            return insert;
+        }
+        Block out = sorter.sort(block, Presorter.emptyLike(block), nowSeconds);
+        metrics.presorted(sorter.lastOutcome()).inc();
+        if (sorter.lastOutcome() != Presorter.Outcome.SORTED) {
+            return insert;
+        }
+        return new Insert(
+                out,
+                insert.tokenSuffix(),
+                sortedOrigin(sorter, block, nowSeconds, insert.origin()));
     }
 
     /**

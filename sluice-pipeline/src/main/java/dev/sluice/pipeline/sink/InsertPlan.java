@@ -8,6 +8,7 @@ import dev.sluice.clickhouse.schema.TableSchema;
 import dev.sluice.clickhouse.sort.PartitionSplitter;
 import dev.sluice.clickhouse.sort.Presorter;
 import dev.sluice.pipeline.metrics.Metrics;
+import dev.sluice.pipeline.spec.PipelineSpec.PresortMode;
 import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.List;
@@ -25,7 +26,7 @@ public final class InsertPlan {
     private final ZoneId zone;
     private final DefaultsOptions options;
     private final DefaultsPlan defaults;
-    private final boolean presort;
+    private final PresortMode presort;
     private final boolean split;
     private final List<String> notes;
     private final List<String> warnings;
@@ -35,7 +36,7 @@ public final class InsertPlan {
             ZoneId zone,
             DefaultsOptions options,
             DefaultsPlan defaults,
-            boolean presort,
+            PresortMode presort,
             boolean split,
             List<String> notes,
             List<String> warnings) {
@@ -65,21 +66,43 @@ public final class InsertPlan {
             List<String> columns,
             boolean presort,
             boolean partitionSplit) {
+        return of(table, server, columns, PresortMode.of(presort), partitionSplit);
+    }
+
+    /**
+     * The plan for batches of {@code columns} (the pipeline's columns, in block order) into {@code
+     * table} on {@code server}, whose version decides what a DEFAULT's reference to another column
+     * means and whose time zone is {@code today()}'s.
+     *
+     * @param presort whether batches are sorted by the sorting key (when the key is supported);
+     *     with {@code partitionSplit}, {@code auto} sorts every batch (see {@link #presort()})
+     * @param partitionSplit split each batch by the partition key (when the key is supported)
+     * @throws IllegalArgumentException when a column is MATERIALIZED or ALIAS (an INSERT cannot
+     *     send it) or not in the table; the message names it
+     */
+    public static InsertPlan of(
+            TableSchema table,
+            ServerInfo server,
+            List<String> columns,
+            PresortMode presort,
+            boolean partitionSplit) {
         ZoneId zone = Bindings.zone(server.timezone());
         DefaultsOptions options = DefaultsOptions.forServer(server);
         DefaultsPlan defaults = DefaultsPlan.of(table, columns, zone, options);
         List<String> notes = new ArrayList<>();
         List<String> warnings = new ArrayList<>();
         describeDefaults(defaults, notes);
-        boolean sort = false;
-        if (presort) {
+        PresortMode sort = PresortMode.OFF;
+        if (presort != PresortMode.OFF) {
             Presorter sorter = Presorter.of(table, columns, zone);
-            sort = sorter.supported();
-            if (sort) {
-                notes.add("batches are pre-sorted by the sorting key (" + table.sortingKey() + ")");
+            if (sorter.supported()) {
+                sort = presort;
             } else {
                 warnings.add(
-                        "presort is on, but batches go unsorted: " + sorter.unsupportedReason());
+                        "presort is "
+                                + presort.label()
+                                + ", but batches go unsorted: "
+                                + sorter.unsupportedReason());
             }
         }
         boolean split = false;
@@ -96,6 +119,30 @@ public final class InsertPlan {
                         "partition_split is on, but batches go unsplit: "
                                 + splitter.unsupportedReason());
             }
+        }
+        if (sort == PresortMode.AUTO && split) {
+            // A split batch's INSERTs are numbered (/p<j>) by the partitions' first rows in the
+            // sorted batch: a replay must sort as the first run did, or /p0 would name other rows
+            // under the same token. So with the split, every batch is sorted.
+            sort = PresortMode.ON;
+        }
+        switch (sort) {
+            case OFF -> {}
+            case ON ->
+                    notes.add(
+                            "batches are pre-sorted by the sorting key ("
+                                    + table.sortingKey()
+                                    + ")"
+                                    + (presort == PresortMode.AUTO
+                                            ? " (presort: auto sorts every batch it splits by"
+                                                    + " partition)"
+                                            : ""));
+            case AUTO ->
+                    notes.add(
+                            "batches are pre-sorted by the sorting key ("
+                                    + table.sortingKey()
+                                    + ") when their shard's writer has more batches waiting"
+                                    + " (presort: auto)");
         }
         return new InsertPlan(table, zone, options, defaults, sort, split, notes, warnings);
     }
@@ -135,9 +182,23 @@ public final class InsertPlan {
         return defaults;
     }
 
-    /** True when batches are pre-sorted: asked for, and the sorting key is supported. */
-    public boolean presort() {
+    /**
+     * Whether batches are pre-sorted: {@code off} when not asked for or when the sorting key is not
+     * supported; {@code on} for {@code auto} with the partition split (its INSERTs' numbering
+     * follows the sorted order, which a replay must reproduce).
+     */
+    public PresortMode presort() {
         return presort;
+    }
+
+    /**
+     * Whether the batch a writer is about to shape is pre-sorted: decided once per batch, in the
+     * writer's thread, and kept for all its attempts.
+     *
+     * @param backlog the writer's queue holds at least one more sealed batch behind this one
+     */
+    PresortDecision presortFor(boolean backlog) {
+        return PresortDecision.of(presort, backlog);
     }
 
     /** True when batches are split by partition: asked for, and the partition key is supported. */

@@ -77,10 +77,13 @@ public final class ShardWriter {
                     }
                     continue;
                 }
+                // Another sealed batch already waiting behind this one means the server is the
+                // slower side now: presort: auto sorts this batch (docs/presort.md, "auto").
+                boolean backlog = !queue.isEmpty();
                 SealedBatch.Outcome outcome =
                         supervisor.abandonQueued()
                                 ? SealedBatch.Outcome.ABANDONED
-                                : sender.send(batch);
+                                : sender.send(batch, backlog);
                 settle(batch, outcome);
                 if (Thread.currentThread().isInterrupted()) {
                     break;

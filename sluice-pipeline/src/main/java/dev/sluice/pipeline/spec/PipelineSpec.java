@@ -289,6 +289,48 @@ public record PipelineSpec(
     }
 
     /**
+     * Whether batches are pre-sorted by the table's sorting key (docs/presort.md): never, always,
+     * or, with {@code auto}, a batch when its writer has another batch waiting behind it.
+     */
+    public enum PresortMode {
+        /** Batches go as they come (the default). */
+        OFF,
+        /** Every batch is pre-sorted. */
+        ON,
+        /**
+         * A batch is pre-sorted when the shard writer that takes it has another sealed batch
+         * waiting in its queue: the server is the slower side then (docs/presort.md, "auto").
+         */
+        AUTO;
+
+        /** {@code on} for true, {@code off} for false (the switch was a boolean before auto). */
+        public static PresortMode of(boolean on) {
+            return on ? ON : OFF;
+        }
+
+        /**
+         * @throws IllegalArgumentException for anything but off, on, auto, true or false
+         */
+        public static PresortMode parse(String s) {
+            return switch (s.trim().toLowerCase(java.util.Locale.ROOT)) {
+                case "off", "false" -> OFF;
+                case "on", "true" -> ON;
+                case "auto" -> AUTO;
+                default ->
+                        throw new IllegalArgumentException(
+                                "expected off, on or auto (or true, false), got '"
+                                        + s.trim()
+                                        + "'");
+            };
+        }
+
+        /** The configuration's spelling. */
+        public String label() {
+            return name().toLowerCase(java.util.Locale.ROOT);
+        }
+    }
+
+    /**
      * What to do with an INSERT whose outcome stays unknown: its connection failed after the data
      * was sent, and the server could not tell whether it wrote it (docs/pipeline.md).
      */
@@ -327,7 +369,8 @@ public record PipelineSpec(
      * @param shards one or more shards; a record goes to exactly one
      * @param table {@code [db.]table}, or a template naming each record's table from its metadata
      *     ({@code events_{topic}}: {@link TableRoute})
-     * @param presort sort each batch by the table's sorting key before sending
+     * @param presort sort batches by the table's sorting key before sending: off, on, or auto (when
+     *     the shard's writer has batches waiting)
      * @param partitionSplit split each batch by the table's partition key, one INSERT per partition
      * @param settings extra ClickHouse settings for every INSERT
      * @param onUnknownOutcome for an INSERT whose outcome stays unknown; null: {@code resend} for a
@@ -350,7 +393,7 @@ public record PipelineSpec(
             BatchSpec batch,
             int inflightPerShard,
             String compression,
-            boolean presort,
+            PresortMode presort,
             boolean partitionSplit,
             Map<String, String> settings,
             RetrySpec retry,
@@ -380,6 +423,7 @@ public record PipelineSpec(
                 throw new IllegalArgumentException("sink.clickhouse needs a url or shards");
             }
             settings = Map.copyOf(settings);
+            Objects.requireNonNull(presort, "presort");
             if (inflightPerShard < 1) {
                 throw new IllegalArgumentException(
                         "sink.clickhouse.inflight_per_shard must be ≥ 1");
@@ -444,7 +488,7 @@ public record PipelineSpec(
                     batch,
                     inflightPerShard,
                     compression,
-                    presort,
+                    PresortMode.of(presort),
                     partitionSplit,
                     settings,
                     retry,
@@ -509,7 +553,7 @@ public record PipelineSpec(
             private BatchSpec batch = DEFAULT_BATCH;
             private int inflightPerShard = DEFAULT_INFLIGHT_PER_SHARD;
             private String compression = DEFAULT_COMPRESSION;
-            private boolean presort;
+            private PresortMode presort = PresortMode.OFF;
             private boolean partitionSplit;
             private Map<String, String> settings = Map.of();
             private RetrySpec retry = RetrySpec.DEFAULT;
@@ -568,9 +612,14 @@ public record PipelineSpec(
                 return this;
             }
 
-            public Builder presort(boolean presort) {
+            public Builder presort(PresortMode presort) {
                 this.presort = presort;
                 return this;
+            }
+
+            /** {@code on} for true, {@code off} for false. */
+            public Builder presort(boolean presort) {
+                return presort(PresortMode.of(presort));
             }
 
             public Builder partitionSplit(boolean partitionSplit) {

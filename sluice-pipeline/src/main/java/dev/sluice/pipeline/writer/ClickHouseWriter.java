@@ -22,6 +22,7 @@ import dev.sluice.pipeline.sink.SplitInserts;
 import dev.sluice.pipeline.sink.UnresolvedInserts;
 import dev.sluice.pipeline.spec.PipelineSpec.BatchSpec;
 import dev.sluice.pipeline.spec.PipelineSpec.OnUnknownOutcome;
+import dev.sluice.pipeline.spec.PipelineSpec.PresortMode;
 import dev.sluice.pipeline.spec.PipelineSpec.RetrySpec;
 import dev.sluice.pipeline.spec.PipelineSpec.ShardSpec;
 import dev.sluice.pipeline.spec.PipelineSpec.SinkSpec;
@@ -882,6 +883,14 @@ public final class ClickHouseWriter implements BatchSink, AutoCloseable {
         /** Sorts each batch by the table's sorting key before sending it (docs/presort.md). */
         public Builder presort(boolean on) {
             return spec(sink.toBuilder().presort(on).build());
+        }
+
+        /**
+         * Sorts batches by the table's sorting key before sending them: off, on, or auto — a batch
+         * when its writer has more batches waiting (docs/presort.md).
+         */
+        public Builder presort(PresortMode mode) {
+            return spec(sink.toBuilder().presort(mode).build());
         }
 
         /** Splits each batch by the table's partition key, one INSERT per partition. */

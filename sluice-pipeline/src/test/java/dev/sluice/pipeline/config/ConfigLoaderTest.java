@@ -15,6 +15,7 @@ import dev.sluice.pipeline.spec.PipelineSpec.FileSource;
 import dev.sluice.pipeline.spec.PipelineSpec.Format;
 import dev.sluice.pipeline.spec.PipelineSpec.GeneratorSource;
 import dev.sluice.pipeline.spec.PipelineSpec.OnUnknownOutcome;
+import dev.sluice.pipeline.spec.PipelineSpec.PresortMode;
 import dev.sluice.pipeline.spec.PipelineSpec.RetrySpec;
 import dev.sluice.pipeline.spec.PipelineSpec.ShardSpec;
 import dev.sluice.pipeline.spec.PipelineSpec.SinkSpec;
@@ -57,7 +58,7 @@ class ConfigLoaderTest {
                 .isEqualTo(new BatchSpec(500_000, 64L << 20, Duration.ofSeconds(1)));
         assertThat(spec.sink().inflightPerShard()).isEqualTo(2);
         assertThat(spec.sink().compression()).isEqualTo("lz4");
-        assertThat(spec.sink().presort()).isFalse();
+        assertThat(spec.sink().presort()).isEqualTo(PresortMode.OFF);
         assertThat(spec.sink().partitionSplit()).isFalse();
         assertThat(spec.sink().settings()).isEmpty();
         assertThat(spec.sink().retry())
@@ -159,7 +160,7 @@ class ConfigLoaderTest {
                 .isEqualTo(new BatchSpec(1000, 1_000_000_000L, Duration.ofSeconds(90)));
         assertThat(spec.sink().inflightPerShard()).isEqualTo(4);
         assertThat(spec.sink().compression()).isEqualTo("zstd:5");
-        assertThat(spec.sink().presort()).isTrue();
+        assertThat(spec.sink().presort()).isEqualTo(PresortMode.ON);
         assertThat(spec.sink().partitionSplit()).isTrue();
         assertThat(spec.sink().settings())
                 .isEqualTo(Map.of("async_insert", "1", "insert_quorum", "auto"));
@@ -296,6 +297,27 @@ class ConfigLoaderTest {
                         "decode.csv.delimitter: unknown key (did you mean delimiter?)");
         fails("source: {file: {paths: a.tsv}}\ndecode: {tsv: {delimiter: x}}\n" + SINK)
                 .hasMessageContaining("decode.tsv.delimiter: unknown key");
+    }
+
+    @Test
+    void presortIsOffOnOrAutoAndTrueAndFalseStillMeanOnAndOff() {
+        String[][] cases = {
+            {"off", "OFF"},
+            {"on", "ON"},
+            {"auto", "AUTO"},
+            {"AUTO", "AUTO"},
+            {"true", "ON"},
+            {"false", "OFF"}
+        };
+        for (String[] c : cases) {
+            PipelineSpec spec =
+                    parse("source: {generator: {}}\n" + SINK + "    presort: " + c[0] + "\n");
+            assertThat(spec.sink().presort()).as(c[0]).isEqualTo(PresortMode.valueOf(c[1]));
+        }
+        fails("source: {generator: {}}\n" + SINK + "    presort: sometimes\n")
+                .hasMessage(
+                        "p.yaml:6:14: sink.clickhouse.presort: expected off, on or auto (or true,"
+                                + " false), got 'sometimes'");
     }
 
     @Test

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.sluice.pipeline.spec.PipelineSpec;
 import dev.sluice.pipeline.spec.PipelineSpec.BatchSpec;
+import dev.sluice.pipeline.spec.PipelineSpec.PresortMode;
 import dev.sluice.pipeline.spec.PipelineSpec.ShardSpec;
 import dev.sluice.pipeline.spec.PipelineSpec.SinkSpec;
 import java.time.Duration;
@@ -123,7 +124,7 @@ class SinkTablesConfigTest {
                         .tables(Map.of("x", "db.x"))
                         .build();
         assertThat(changed.batch()).isEqualTo(new BatchSpec(10, 1 << 20, Duration.ZERO));
-        assertThat(changed.presort()).isTrue();
+        assertThat(changed.presort()).isEqualTo(PresortMode.ON);
         assertThat(changed.shardBy()).isEqualTo("intHash32(id)");
         assertThat(changed.schemaCheckInterval()).isZero();
         assertThat(changed.tables()).isEqualTo(Map.of("x", "db.x"));

@@ -11,6 +11,7 @@ import dev.sluice.pipeline.decode.TargetColumns;
 import dev.sluice.pipeline.sink.OutcomePolicy;
 import dev.sluice.pipeline.spec.PipelineSpec;
 import dev.sluice.pipeline.spec.PipelineSpec.OnUnknownOutcome;
+import dev.sluice.pipeline.spec.PipelineSpec.PresortMode;
 import dev.sluice.pipeline.spec.PipelineSpec.ShardSpec;
 import dev.sluice.pipeline.testing.FakeInserter;
 import dev.sluice.pipeline.testing.MemorySource;
@@ -280,7 +281,7 @@ class StartupTest {
         assertThat(r.warnings())
                 .anyMatch(w -> w.startsWith("presort is on, but batches go unsorted"))
                 .anyMatch(w -> w.contains("partition_split is on, but batches go unsplit"));
-        assertThat(r.plan().presort()).isFalse();
+        assertThat(r.plan().presort()).isEqualTo(PresortMode.OFF);
         assertThat(r.plan().partitionSplit()).isFalse();
     }
 }

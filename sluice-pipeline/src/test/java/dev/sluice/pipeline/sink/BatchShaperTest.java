@@ -10,6 +10,7 @@ import dev.sluice.clickhouse.sort.Presorter;
 import dev.sluice.pipeline.checkpoint.LedgerEntry;
 import dev.sluice.pipeline.decode.TargetColumns;
 import dev.sluice.pipeline.metrics.Metrics;
+import dev.sluice.pipeline.spec.PipelineSpec.PresortMode;
 import dev.sluice.pipeline.testing.FakeInserter;
 import dev.sluice.pipeline.testing.NoProbes;
 import dev.sluice.pipeline.testing.Tables;
@@ -34,7 +35,7 @@ class BatchShaperTest {
 
     private final Metrics metrics = new Metrics("t", 1, new NoProbes());
     private TableSchema table = Tables.table("t", COLUMNS);
-    private boolean presort;
+    private PresortMode presort = PresortMode.OFF;
     private boolean split;
     private BatchShaper shaper;
 
@@ -169,7 +170,7 @@ class BatchShaperTest {
     @Test
     void presortPutsTheRowsInKeyOrderAndSendsASortedBatchAsIs() {
         table = Tables.keyed("t", "n, id", "", COLUMNS);
-        presort = true;
+        presort = PresortMode.ON;
         SealedBatch unsorted = batch(full(1, 3), full(2, 1), full(3, 3), full(4, 2));
         Block sorted = shaper().shape(unsorted).get(0).block();
         assertThat(column(sorted, "id")).containsExactly(2L, 4L, 1L, 3L);
@@ -181,9 +182,39 @@ class BatchShaperTest {
     }
 
     @Test
+    void autoSortsABatchWithOthersWaitingAndSendsOneWithoutAsItCame() {
+        table = Tables.keyed("t", "n, id", "", COLUMNS);
+        presort = PresortMode.AUTO;
+        BatchShaper s = shaper();
+
+        SealedBatch waiting = batch(full(1, 3), full(2, 1), full(3, 3), full(4, 2));
+        Block sorted = s.shape(waiting, s.plan().presortFor(true)).get(0).block();
+        assertThat(column(sorted, "id")).containsExactly(2L, 4L, 1L, 3L);
+        assertThat(metrics.presorted(Presorter.Outcome.SORTED).getLongValue()).isEqualTo(1);
+        assertThat(metrics.presortSkipped().getLongValue()).isZero();
+
+        SealedBatch alone = batch(full(1, 3), full(2, 1), full(3, 3), full(4, 2));
+        List<BatchShaper.Insert> inserts = s.shape(alone, s.plan().presortFor(false));
+        assertThat(inserts.get(0).block()).isSameAs(alone.block());
+        assertThat(column(inserts.get(0).block(), "id")).containsExactly(1L, 2L, 3L, 4L);
+        assertThat(metrics.presortSkipped().getLongValue()).isEqualTo(1);
+        assertThat(metrics.presorted(Presorter.Outcome.SORTED).getLongValue()).isEqualTo(1);
+
+        // Sent in halves after all (the server refused it): cut from the sorted order, as a run
+        // that sorted it cuts them, each row still knowing its row in the batch.
+        BatchShaper.Insert halving = s.sortedForHalving(inserts.get(0), NOW);
+        assertThat(column(halving.block(), "id")).containsExactly(2L, 4L, 1L, 3L);
+        for (int r = 0; r < 4; r++) {
+            assertThat(alone.block().column("id").getObject(halving.origin().applyAsInt(r)))
+                    .isEqualTo(halving.block().column("id").getObject(r));
+        }
+        assertThat(halving.tokenSuffix()).isEqualTo(inserts.get(0).tokenSuffix());
+    }
+
+    @Test
     void aKeyReadingADefaultTheInsertLeavesOutIsComputedFromTheDefault() {
         table = Tables.keyed("t", "twice", "", COLUMNS);
-        presort = true;
+        presort = PresortMode.ON;
         // twice is left out (no row has it): the server computes n * 2, and so does the sort.
         SealedBatch b =
                 batch(without(full(1, 3), 4), without(full(2, 1), 4), without(full(3, 2), 4));
@@ -195,7 +226,7 @@ class BatchShaperTest {
     @Test
     void splitMakesOneInsertPerPartitionEachWithItsOwnTokenSuffix() {
         table = Tables.keyed("t", "n", "n % 2", COLUMNS);
-        presort = true;
+        presort = PresortMode.ON;
         split = true;
         SealedBatch b = batch(full(1, 3), full(2, 2), full(3, 1), without(full(4, -4), 5));
         List<BatchShaper.Insert> inserts = shaper().shape(b);
@@ -213,7 +244,7 @@ class BatchShaperTest {
     @Test
     void theSameBatchAlwaysMakesTheSameInserts() {
         table = Tables.keyed("t", "n", "n % 3", COLUMNS);
-        presort = true;
+        presort = PresortMode.ON;
         split = true;
         Object[][] rows = new Object[60][];
         for (int i = 0; i < rows.length; i++) {
@@ -228,7 +259,7 @@ class BatchShaperTest {
     void everyRowOfEveryInsertKnowsItsRowInTheBatchThroughGroupsSortAndSplit() {
         // What a row the server rejects is dead-lettered with: its record's position.
         table = Tables.keyed("t", "n, id", "n % 3", COLUMNS);
-        presort = true;
+        presort = PresortMode.ON;
         split = true;
         Object[][] rows = new Object[40][];
         for (int i = 0; i < rows.length; i++) {

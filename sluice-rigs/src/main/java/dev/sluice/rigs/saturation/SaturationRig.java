@@ -13,6 +13,7 @@ import dev.sluice.pipeline.spec.PipelineSpec.DecodeSpec;
 import dev.sluice.pipeline.spec.PipelineSpec.ErrorsSpec;
 import dev.sluice.pipeline.spec.PipelineSpec.Format;
 import dev.sluice.pipeline.spec.PipelineSpec.GeneratorSource;
+import dev.sluice.pipeline.spec.PipelineSpec.PresortMode;
 import dev.sluice.pipeline.spec.PipelineSpec.ShardSpec;
 import dev.sluice.pipeline.spec.PipelineSpec.SinkSpec;
 import dev.sluice.rigs.Arms;
@@ -46,7 +47,8 @@ import java.util.function.UnaryOperator;
  * unless {@code --budget} says otherwise.
  *
  * <p>Arms: the grid threads × engine × format/transport, then every other axis swept one at a time
- * around the base arm (the first value of each axis).
+ * around the base arm (the first value of each axis); {@code --presort} is swept on MergeTree (a
+ * Null table has no sorting key to presort by), the other arms' presort is off.
  */
 public final class SaturationRig implements Rig {
     public static final String NAME = "saturation";
@@ -103,7 +105,13 @@ public final class SaturationRig implements Rig {
                             "budget",
                             List.of("auto"),
                             List.of("auto"),
-                            "in-flight budget: auto (the sizing rule) or a size, e.g. 64MiB"));
+                            "in-flight budget: auto (the sizing rule) or a size, e.g. 64MiB"),
+                    new Axis(
+                            "presort",
+                            List.of("off"),
+                            List.of("off"),
+                            "presort: off, on, auto; swept on MergeTree at the base arm (other"
+                                    + " arms off)"));
 
     @Override
     public String name() {
@@ -136,7 +144,8 @@ public final class SaturationRig implements Rig {
             String compression,
             int maxRows,
             String asyncInsert,
-            String budget) {
+            String budget,
+            String presort) {
 
         Map<String, Object> values() {
             Map<String, Object> m = new LinkedHashMap<>();
@@ -149,6 +158,7 @@ public final class SaturationRig implements Rig {
             m.put("max_rows", maxRows);
             m.put("async_insert", asyncInsert);
             m.put("budget", budget);
+            m.put("presort", presort);
             return m;
         }
     }
@@ -200,6 +210,10 @@ public final class SaturationRig implements Rig {
                                     return v.strip();
                                 })
                         .toList();
+        List<String> presorts =
+                axes.getOrDefault("presort", List.of("off")).stream()
+                        .map(v -> Units.oneOf(v, "presort", List.of("off", "on", "auto")))
+                        .toList();
         Arm base =
                 new Arm(
                         threads.get(0),
@@ -210,7 +224,8 @@ public final class SaturationRig implements Rig {
                         compressions.get(0),
                         maxRows.get(0),
                         asyncs.get(0),
-                        budgets.get(0));
+                        budgets.get(0),
+                        "off");
         if (baseOut != null) {
             baseOut.add(base);
         }
@@ -229,7 +244,8 @@ public final class SaturationRig implements Rig {
                                         base.compression,
                                         base.maxRows,
                                         base.asyncInsert,
-                                        base.budget);
+                                        base.budget,
+                                        "off");
                         // An impossible pairing is recorded once (at the base), not per grid cell.
                         if (unsupportedPairing(a) != null
                                 && (t != base.threads || !e.equals(base.engine))) {
@@ -252,7 +268,8 @@ public final class SaturationRig implements Rig {
                             c,
                             base.maxRows,
                             base.asyncInsert,
-                            base.budget));
+                            base.budget,
+                            "off"));
         }
         for (int s : shards) {
             add(
@@ -266,7 +283,8 @@ public final class SaturationRig implements Rig {
                             base.compression,
                             base.maxRows,
                             base.asyncInsert,
-                            base.budget));
+                            base.budget,
+                            "off"));
         }
         // Rows per part needs parts: the batch-cap sweep runs on MergeTree when it is an arm.
         String partsEngine = engines.contains("MergeTree") ? "MergeTree" : base.engine;
@@ -282,7 +300,8 @@ public final class SaturationRig implements Rig {
                             base.compression,
                             m,
                             base.asyncInsert,
-                            base.budget));
+                            base.budget,
+                            "off"));
         }
         for (String a : asyncs) {
             add(
@@ -296,7 +315,8 @@ public final class SaturationRig implements Rig {
                             base.compression,
                             base.maxRows,
                             a,
-                            base.budget));
+                            base.budget,
+                            "off"));
         }
         for (String b : budgets) {
             add(
@@ -310,7 +330,27 @@ public final class SaturationRig implements Rig {
                             base.compression,
                             base.maxRows,
                             base.asyncInsert,
-                            b));
+                            b,
+                            "off"));
+        }
+        // Pre-sorting needs a sorting key: its sweep runs on MergeTree, and only when asked for
+        // (off alone is the other arms' setting, and would add a MergeTree arm to a Null run).
+        if (!presorts.equals(List.of("off"))) {
+            for (String p : presorts) {
+                add(
+                        out,
+                        new Arm(
+                                base.threads,
+                                base.shards,
+                                "MergeTree",
+                                base.format,
+                                base.transport,
+                                base.compression,
+                                base.maxRows,
+                                base.asyncInsert,
+                                base.budget,
+                                p));
+            }
         }
         return out;
     }
@@ -447,14 +487,15 @@ public final class SaturationRig implements Rig {
                 new DecodeSpec(Format.GENERATOR, List.of(), false, Map.of(), false, ','),
                 List.of(),
                 new SinkSpec(
-                        shards,
-                        table,
-                        new BatchSpec(a.maxRows, maxBytes(a), Duration.ofSeconds(1)),
-                        ConfigDefaults.INFLIGHT_PER_SHARD,
-                        a.compression,
-                        false,
-                        settings,
-                        ConfigDefaults.RETRY),
+                                shards,
+                                table,
+                                new BatchSpec(a.maxRows, maxBytes(a), Duration.ofSeconds(1)),
+                                ConfigDefaults.INFLIGHT_PER_SHARD,
+                                a.compression,
+                                false,
+                                settings,
+                                ConfigDefaults.RETRY)
+                        .toBuilder().presort(PresortMode.parse(a.presort)).build(),
                 new ErrorsSpec(ErrorPolicy.FAIL, ConfigDefaults.deadLetterPath("bench"), -1),
                 new BackpressureSpec(
                         budget, ConfigDefaults.HIGH_WATERMARK, ConfigDefaults.LOW_WATERMARK),
@@ -534,6 +575,15 @@ public final class SaturationRig implements Rig {
         r.extra("retries", o.delta("etl_sink_retries_total"));
         r.extra("pause_events", o.delta("etl_backpressure_pause_events_total"));
         r.extra("samples", o.samples().size());
+        if (!a.presort.equals("off")) {
+            // What auto decided, block by block (docs/presort.md): sorted when the server was
+            // behind, skipped when decoding was.
+            for (String outcome : List.of("sorted", "already_sorted", "skipped_no_backlog")) {
+                r.extra(
+                        "presort_blocks_" + outcome,
+                        o.delta("etl_sink_presort_blocks{outcome=" + outcome + "}"));
+            }
+        }
         if (a.engine.equals("MergeTree")) {
             parts(target, table, r, o.result().stats().rowsWritten());
         } else {

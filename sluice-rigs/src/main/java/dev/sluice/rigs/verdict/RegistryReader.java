@@ -10,7 +10,9 @@ import java.util.Map;
 
 /**
  * Reads a pipeline's {@code etl_*} series from its registry ({@code Pipeline.registry()}), summed
- * over their labels (shards): the same numbers a Prometheus scrape of {@code /metrics} shows.
+ * over their labels (shards): the same numbers a Prometheus scrape of {@code /metrics} shows. A
+ * counter with an {@code outcome} label is also read per outcome, as {@code name{outcome=value}}
+ * (without {@code _total}).
  */
 public final class RegistryReader {
     private final PrometheusRegistry registry;
@@ -29,6 +31,10 @@ public final class RegistryReader {
             if (s instanceof CounterSnapshot c) {
                 for (CounterSnapshot.CounterDataPointSnapshot p : c.getDataPoints()) {
                     sum += p.getValue();
+                    String outcome = p.getLabels().get("outcome");
+                    if (outcome != null) {
+                        values.merge(name + "{outcome=" + outcome + "}", p.getValue(), Double::sum);
+                    }
                 }
             } else if (s instanceof GaugeSnapshot g) {
                 for (GaugeSnapshot.GaugeDataPointSnapshot p : g.getDataPoints()) {

@@ -97,10 +97,36 @@ class SaturationArmsTest {
     }
 
     @Test
+    void thePresortSweepRunsOnMergeTreeAtTheBaseArmAndOnlyWhenAskedFor() {
+        List<SaturationRig.Arm> quick = SaturationRig.arms(axes());
+        assertThat(quick).allSatisfy(a -> assertThat(a.presort()).isEqualTo("off"));
+        assertThat(quick).noneMatch(a -> a.engine().equals("MergeTree")); // quick is Null only
+
+        List<SaturationRig.Arm> arms =
+                SaturationRig.arms(
+                        axes("threads", "2,1", "async-insert", "off", "presort", "off,on,auto"));
+        // grid: 2 threads × Null × (Native/native, Native/http, RowBinary/http) = 6, + RowBinary/
+        // native at the base = 7; presort on MergeTree at the base arm: off, on, auto = 10
+        assertThat(arms).hasSize(10).doesNotHaveDuplicates();
+        assertThat(arms)
+                .filteredOn(a -> a.engine().equals("MergeTree"))
+                .extracting(SaturationRig.Arm::presort)
+                .containsExactly("off", "on", "auto");
+        assertThat(arms)
+                .filteredOn(a -> a.engine().equals("MergeTree"))
+                .allSatisfy(a -> assertThat(a.threads()).isEqualTo(2))
+                .allSatisfy(a -> assertThat(a.format()).isEqualTo("Native"))
+                .allSatisfy(a -> assertThat(a.values()).containsKey("presort"));
+        assertThat(arms)
+                .filteredOn(a -> a.engine().equals("Null"))
+                .allSatisfy(a -> assertThat(a.presort()).isEqualTo("off"));
+    }
+
+    @Test
     void rowBinaryOverTheNativeProtocolCannotRun() {
         SaturationRig.Arm a =
                 new SaturationRig.Arm(
-                        1, 1, "Null", "RowBinary", "native", "lz4", 1000, "off", "auto");
+                        1, 1, "Null", "RowBinary", "native", "lz4", 1000, "off", "auto", "off");
         assertThat(SaturationRig.unsupportedPairing(a))
                 .contains("native protocol carries Native blocks only");
     }
@@ -115,13 +141,15 @@ class SaturationArmsTest {
                 .hasMessage("--compression: 'brotli' is not one of lz4, zstd, zstd:LEVEL, none");
         assertThatThrownBy(() -> SaturationRig.arms(axes("budget", "lots")))
                 .hasMessage("--budget: 'lots' is not a positive size (e.g. 64MiB)");
+        assertThatThrownBy(() -> SaturationRig.arms(axes("presort", "fast")))
+                .hasMessageStartingWith("--presort: 'fast' is not one of off, on, auto");
     }
 
     @Test
     void theBatchCapLeavesRoomForTheRowsSoRowsSealBatches() {
         SaturationRig.Arm a =
                 new SaturationRig.Arm(
-                        1, 1, "Null", "Native", "native", "lz4", 1_048_576, "off", "auto");
+                        1, 1, "Null", "Native", "native", "lz4", 1_048_576, "off", "auto", "off");
         assertThat(SaturationRig.maxBytes(a)).isEqualTo(1_048_576L * 320);
     }
 }

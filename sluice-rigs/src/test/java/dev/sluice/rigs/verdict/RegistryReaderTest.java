@@ -3,6 +3,7 @@ package dev.sluice.rigs.verdict;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.sluice.clickhouse.sort.Presorter;
 import dev.sluice.pipeline.metrics.Metrics;
 import dev.sluice.pipeline.metrics.Probes;
 import org.junit.jupiter.api.Test;
@@ -53,6 +54,8 @@ class RegistryReaderTest {
         m.shard(0).records.inc(700);
         m.shard(1).records.inc(300);
         m.pauseEvents.inc(3);
+        m.presorted(Presorter.Outcome.SORTED).inc(5);
+        m.presortSkipped().inc(2);
 
         RegistryReader.Values v = new RegistryReader(m.registry()).read();
         CounterSample s = v.sample();
@@ -63,6 +66,9 @@ class RegistryReaderTest {
         assertThat(s.pendingBatches()).isEqualTo(4);
         assertThat(s.inflightBytes()).isEqualTo(1234);
         assertThat(v.get("etl_inflight_budget_bytes")).isEqualTo(99_999);
+        assertThat(v.get("etl_sink_presort_blocks_total")).isEqualTo(7);
+        assertThat(v.get("etl_sink_presort_blocks{outcome=sorted}")).isEqualTo(5);
+        assertThat(v.get("etl_sink_presort_blocks{outcome=skipped_no_backlog}")).isEqualTo(2);
         assertThatThrownBy(() -> v.get("etl_no_such_series_total"))
                 .hasMessageContaining("exports no series etl_no_such_series_total");
     }
