@@ -108,7 +108,7 @@ public final class SaturationRig implements Rig {
                             "in-flight budget: auto (the sizing rule) or a size, e.g. 64MiB"),
                     new Axis(
                             "presort",
-                            List.of("off"),
+                            List.of("off", "on", "auto"),
                             List.of("off"),
                             "presort: off, on, auto; swept on MergeTree at the base arm (other"
                                     + " arms off)"));
