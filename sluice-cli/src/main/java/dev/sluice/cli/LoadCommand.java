@@ -299,9 +299,8 @@ final class LoadCommand implements Callable<Integer> {
             shardSpecs.add(new ShardSpec(List.of(target), 1));
         }
         SinkSpec sink =
-                new SinkSpec(
-                                shardSpecs,
-                                table,
+                SinkSpec.builder(shardSpecs, table)
+                        .batch(
                                 LoadBatching.batch(
                                         stdin,
                                         batchRows,
@@ -310,18 +309,19 @@ final class LoadCommand implements Callable<Integer> {
                                         readers(stdin)
                                                 + shardSpecs.size()
                                                         * ConfigDefaults.INFLIGHT_PER_SHARD,
-                                        Runtime.getRuntime().maxMemory()),
-                                ConfigDefaults.INFLIGHT_PER_SHARD,
-                                compression,
-                                false, // presort: set below, it has three values
-                                splitPartitions,
-                                settings,
-                                ConfigDefaults.RETRY,
+                                        Runtime.getRuntime().maxMemory()))
+                        .inflightPerShard(ConfigDefaults.INFLIGHT_PER_SHARD)
+                        .compression(compression)
+                        .presort(presort)
+                        .partitionSplit(splitPartitions)
+                        .settings(settings)
+                        .retry(ConfigDefaults.RETRY)
+                        .onUnknownOutcome(
                                 onUnknownOutcome == null
                                         ? null
-                                        : parseOnUnknownOutcome(onUnknownOutcome),
-                                Units.parseDuration(outcomeTimeout))
-                        .toBuilder().presort(presort).build();
+                                        : parseOnUnknownOutcome(onUnknownOutcome))
+                        .outcomeTimeout(Units.parseDuration(outcomeTimeout))
+                        .build();
         ErrorPolicy policy = ErrorPolicy.parse(onError);
         String name = "load-" + digest(table, inputs);
         Path dead = deadLetter != null ? deadLetter : ConfigDefaults.deadLetterPath(name);
