@@ -3,6 +3,7 @@ package dev.sluice.clickhouse.block;
 import dev.sluice.clickhouse.column.Column;
 import dev.sluice.clickhouse.column.ColumnFactory;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 
@@ -11,6 +12,8 @@ import java.util.List;
  * server spelled them, because the server compares them as text when it reads our blocks.
  */
 public final class Block {
+    // column(i) is on the per-value path of every row filler: an array, one load from the block
+    private final Column[] columnArray;
     private final List<Column> columns;
     private final List<String> typeNames;
 
@@ -18,7 +21,8 @@ public final class Block {
         if (columns.size() != typeNames.size()) {
             throw new IllegalArgumentException("one type name per column");
         }
-        this.columns = Collections.unmodifiableList(new ArrayList<>(columns));
+        this.columnArray = columns.toArray(new Column[0]);
+        this.columns = Collections.unmodifiableList(Arrays.asList(columnArray));
         this.typeNames = List.copyOf(typeNames);
     }
 
@@ -49,7 +53,7 @@ public final class Block {
     }
 
     public Column column(int i) {
-        return columns.get(i);
+        return columnArray[i];
     }
 
     /** The column called {@code name}, or null. */

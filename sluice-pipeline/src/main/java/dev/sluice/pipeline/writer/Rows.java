@@ -37,6 +37,7 @@ public final class Rows {
     private final WriterTable table;
     private final TableLayout layout;
     private final Block block;
+    private final Column[] columns; // the block's, for column(i) on the per-value path
     private final AbsentRows absent;
     private final ObjectValue[] values;
     private final Map<String, Integer> index = new HashMap<>();
@@ -46,13 +47,14 @@ public final class Rows {
     Rows(WriterTable table, TableLayout layout) {
         this.table = table;
         this.layout = layout;
-        TargetColumns columns = layout.columns();
-        this.block = columns.newBlock();
-        this.absent = new AbsentRows(columns.size());
-        this.values = new ObjectValue[columns.size()];
-        List<String> n = new ArrayList<>(columns.size());
-        for (int i = 0; i < columns.size(); i++) {
-            TableSchema.Column c = columns.columns().get(i);
+        TargetColumns target = layout.columns();
+        this.block = target.newBlock();
+        this.columns = block.columns().toArray(new Column[0]);
+        this.absent = new AbsentRows(target.size());
+        this.values = new ObjectValue[target.size()];
+        List<String> n = new ArrayList<>(target.size());
+        for (int i = 0; i < target.size(); i++) {
+            TableSchema.Column c = target.columns().get(i);
             index.put(c.name(), i);
             n.add(c.name());
         }
@@ -75,7 +77,7 @@ public final class Rows {
      * ...): append at most one value per row, then {@link #endRow()}.
      */
     public Column column(int i) {
-        return block.column(i);
+        return columns[i];
     }
 
     /**
@@ -101,7 +103,7 @@ public final class Rows {
      * @throws IllegalStateException when the column already has a value in this row
      */
     public Rows set(int i, Object value) {
-        Column c = block.column(i);
+        Column c = columns[i];
         if (c.rows() != rows) {
             throw new IllegalStateException(
                     "column " + c.name() + " already has a value in row " + rows);
@@ -131,7 +133,7 @@ public final class Rows {
      */
     public Rows endRow() {
         for (int i = 0; i < values.length; i++) {
-            Column c = block.column(i);
+            Column c = columns[i];
             int n = c.rows();
             if (n == rows) {
                 c.appendDefault(); // a placeholder: the writer computes or leaves the DEFAULT
@@ -215,7 +217,7 @@ public final class Rows {
     /** True when a row was begun but not ended. */
     boolean rowOpen() {
         for (int i = 0; i < values.length; i++) {
-            if (block.column(i).rows() != rows) {
+            if (columns[i].rows() != rows) {
                 return true;
             }
         }
@@ -225,7 +227,7 @@ public final class Rows {
     private ObjectValue value(int i) {
         ObjectValue v = values[i];
         if (v == null) {
-            v = new ObjectValue(block.column(i).type());
+            v = new ObjectValue(columns[i].type());
             values[i] = v;
         }
         return v;
