@@ -42,11 +42,19 @@ public final class ClickHouseSinkTask extends SinkTask {
     /** Connect's {@code errors.tolerance}: {@code none} (default) or {@code all}. */
     static final String ERRORS_TOLERANCE = "errors.tolerance";
 
+    /**
+     * The records {@link #put(int, long)} takes at once: the look-ups of 256 records of the
+     * benchmark's (docs/connect.md) fit the core's second-level cache with room to spare.
+     */
+    private static final int CHUNK = 256;
+
     private SinkConfig config;
     private final Map<String, TableSink> tables = new HashMap<>();
     private final Map<TopicPartition, PartitionBatches> partitions = new LinkedHashMap<>();
     // the same, by topic and partition number: found per record without a TopicPartition
     private final Map<String, PartitionBatches[]> byTopic = new HashMap<>();
+    private String lastTopic; // the topic partition() found last, and its entry of byTopic
+    private PartitionBatches[] lastTopicPartitions;
     private ErrantRecordReporter reporter;
     private boolean toleratesAll;
     private BatchLedger ledger;
@@ -54,6 +62,11 @@ public final class ClickHouseSinkTask extends SinkTask {
     private long lingerNanos;
     private int batchRecords;
     private boolean ignoreUnknownFields;
+    // put's records in chunks of one table each, with their values and partitions
+    private final SinkRecord[] chunk = new SinkRecord[CHUNK];
+    private final Object[] chunkValues = new Object[CHUNK];
+    private final PartitionBatches[] chunkPartitions = new PartitionBatches[CHUNK];
+    private Object[] staged = new Object[0]; // the chunk's look-ups; stale past them
 
     @Override
     public String version() {
@@ -91,11 +104,47 @@ public final class ClickHouseSinkTask extends SinkTask {
     public void put(Collection<SinkRecord> records) {
         checkFailures();
         long now = System.nanoTime();
+        int n = 0;
         for (SinkRecord r : records) {
             PartitionBatches p = partition(r);
+            if (n == CHUNK || (n > 0 && p.filler() != chunkPartitions[0].filler())) {
+                put(n, now);
+                n = 0;
+            }
+            chunk[n] = r;
+            chunkValues[n] = r.value();
+            chunkPartitions[n] = p;
+            n++;
+        }
+        put(n, now);
+        Arrays.fill(chunk, null); // holds no record past its put
+        Arrays.fill(chunkValues, null);
+        Arrays.fill(chunkPartitions, null);
+        sealLingered(now);
+        send();
+    }
+
+    /**
+     * Adds the {@code n} records of {@link #chunk}, all of one table: their column values are
+     * looked up first ({@link RowFiller#lookUp}), then their rows filled one by one. A chunk is
+     * small enough for what the look-ups brought into the cache to be still there.
+     */
+    private void put(int n, long now) {
+        if (n == 0) {
+            return;
+        }
+        RowFiller filler = chunkPartitions[0].filler();
+        int width = filler.width();
+        if (staged.length < n * width) {
+            staged = new Object[CHUNK * width];
+        }
+        filler.lookUp(chunkValues, n, staged);
+        for (int k = 0; k < n; k++) {
+            SinkRecord r = chunk[k];
+            PartitionBatches p = chunkPartitions[k];
             Rows rows = p.rowsFor(r.kafkaOffset(), r.timestamp(), now);
             try {
-                p.filler().add(rows, r.value());
+                filler.add(rows, chunkValues[k], staged, k * width);
                 p.added(r);
             } catch (RuntimeException e) {
                 errant(r, e);
@@ -105,8 +154,6 @@ public final class ClickHouseSinkTask extends SinkTask {
                 p.seal();
             }
         }
-        sealLingered(now);
-        send();
     }
 
     /**
@@ -190,6 +237,8 @@ public final class ClickHouseSinkTask extends SinkTask {
     public void stop() {
         partitions.clear();
         byTopic.clear();
+        lastTopic = null;
+        lastTopicPartitions = null;
         for (TableSink t : tables.values()) {
             // nothing is committed after stop: waiting only spares a replay some duplicates
             t.writer().close(Duration.ofSeconds(5));
@@ -234,9 +283,13 @@ public final class ClickHouseSinkTask extends SinkTask {
      * with the ledger's recorded batches from that record's offset on.
      */
     private PartitionBatches partition(SinkRecord r) {
-        PartitionBatches[] known = byTopic.get(r.topic());
+        // a put's records are mostly of one topic: its partitions without a look-up
+        PartitionBatches[] known =
+                r.topic() == lastTopic ? lastTopicPartitions : byTopic.get(r.topic());
         int n = r.kafkaPartition();
         if (known != null && n < known.length && known[n] != null) {
+            lastTopic = r.topic();
+            lastTopicPartitions = known;
             return known[n];
         }
         TopicPartition tp = new TopicPartition(r.topic(), n);
@@ -251,6 +304,8 @@ public final class ClickHouseSinkTask extends SinkTask {
             byTopic.put(tp.topic(), known);
         }
         known[n] = p;
+        lastTopic = r.topic();
+        lastTopicPartitions = known;
         return p;
     }
 

@@ -300,6 +300,54 @@ class RowFillerTest {
     }
 
     @Test
+    void valuesLookedUpAheadFillTheSameRowsAndFailTheSameWay() {
+        Schema schema = SchemaBuilder.struct().field("id", Schema.INT64_SCHEMA).build();
+        Map<Object, Object> numbered = new LinkedHashMap<>();
+        numbered.put(1, "x");
+        List<Object> chunk = new ArrayList<>(values());
+        chunk.add(map("id", 2L, "name", "x", "small", 256L)); // refused by its column
+        chunk.add(map("id", 3L, "colour", "red")); // a field without a column
+        chunk.add(map("id", 4L, "n", null)); // null for a Nullable column
+        chunk.add(new Struct(schema).put("id", 5L));
+        chunk.add("text");
+        chunk.add(null);
+        chunk.add(numbered);
+        chunk.add(new TreeMap<>(Map.of(1, "x"))); // its look-ups throw
+        chunk.add(map("id", 6L, "name", "after them"));
+        for (boolean ignoreUnknown : new boolean[] {false, true}) {
+            Rows ahead = writer.newRows();
+            Rows asItGoes = writer.newRows();
+            RowFiller filler = new RowFiller(ahead, ignoreUnknown);
+            int w = filler.width();
+            Object[] staged = new Object[chunk.size() * w];
+            // twice: the second time over the slots of the first, as a task's next chunk is
+            for (List<Object> part : List.of(chunk, chunk.subList(5, chunk.size()))) {
+                Object[] values = part.toArray();
+                filler.lookUp(values, values.length, staged);
+                for (int k = 0; k < values.length; k++) {
+                    Object v = values[k];
+                    int at = k * w;
+                    Throwable expected = catchThrowable(() -> filler.add(asItGoes, v));
+                    Throwable actual = catchThrowable(() -> filler.add(ahead, v, staged, at));
+                    if (expected == null) {
+                        assertThat(actual).as("value %d: %s", k, v).isNull();
+                    } else {
+                        assertThat(actual)
+                                .as("value %d: %s", k, v)
+                                .isInstanceOf(expected.getClass())
+                                .hasMessage(expected.getMessage());
+                    }
+                    assertThat(ahead.size()).isEqualTo(asItGoes.size());
+                }
+            }
+            assertThat(contents(ahead)).isEqualTo(contents(asItGoes));
+            // five good maps, a null for a Nullable, a struct, the last map (and the unknown field
+            // when ignored); the second time without the five
+            assertThat(ahead.size()).isEqualTo(ignoreUnknown ? 13 : 11);
+        }
+    }
+
+    @Test
     void thePoolHandsBackEmptiedRowsWithinItsBytes() {
         RowsPool pool = new RowsPool(writer, 1_000);
         Rows a = pool.take();
