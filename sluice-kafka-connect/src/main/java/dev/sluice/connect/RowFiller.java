@@ -71,10 +71,10 @@ final class RowFiller {
 
     /**
      * Looks up the value of every column in each of {@code values[0 .. n)} that is a schemaless
-     * map, into {@code staged[k * width() + i]} for value {@code k} and column {@code i} (null where
-     * the map has none), for {@link #add(Rows, Object, Object[], int)}. A value that is no map, or
-     * a map whose keys are not strings (a sorted map of other keys), is marked as not staged: add
-     * then takes it as it is, and says what is wrong with it.
+     * map, into {@code staged[k * width() + i]} for value {@code k} and column {@code i} (null
+     * where the map has none), for {@link #add(Rows, Object, Object[], int)}. A value that is no
+     * map, or a map whose keys are not strings (a sorted map of other keys), is marked as not
+     * staged: add then takes it as it is, and says what is wrong with it.
      *
      * <p>Why a pass of its own, column by column: the records are scattered over the heap, and each
      * look-up waits for memory (the map, its table, the entry, the value). Made in a short loop
