@@ -154,6 +154,9 @@ public class StringColumn extends Column {
 
     @Override
     public void appendString(CharSequence s) {
+        if (s instanceof String text && appendAscii(text)) {
+            return;
+        }
         int n = s.length();
         // No UTF-16 unit takes more than 3 UTF-8 bytes: reserve the prefix for that bound, encode
         // after it, and close the gap when the real length needs a shorter prefix.
@@ -196,6 +199,35 @@ public class StringColumn extends Column {
         }
         used = putVarUInt(b, used, len) + len;
         endRow();
+    }
+
+    /**
+     * Appends {@code s} when it is ASCII, its UTF-8 then one byte per char and its length known
+     * before it is encoded: one pass that copies and checks at once, no gap to close. False, with
+     * nothing appended, otherwise (what it wrote past the end is overwritten by the next value).
+     */
+    private boolean appendAscii(String s) {
+        int n = s.length();
+        ensureBytes(n + 5);
+        byte[] b = bytes;
+        int p = used;
+        if (n < 1 << 7) {
+            b[p++] = (byte) n;
+        } else {
+            p = putVarUInt(b, p, n);
+        }
+        int any = 0;
+        for (int i = 0; i < n; i++) {
+            char c = s.charAt(i);
+            any |= c;
+            b[p + i] = (byte) c;
+        }
+        if (any >= 0x80) {
+            return false;
+        }
+        used = p + n;
+        endRow();
+        return true;
     }
 
     /** Appends text from a char array (JSON parsers hand these out without copying). */

@@ -9,6 +9,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.sluice.clickhouse.io.WireException;
 import dev.sluice.clickhouse.io.WireInput;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -47,6 +48,33 @@ class StringColumnTest {
         assertThat(c.getBytes(0)).isEqualTo(utf8);
         Column decoded = ColumnTestSupport.decode("String", encode(c), 1);
         assertThat(decoded.getString(0)).isEqualTo(s);
+    }
+
+    @Test
+    void asciiAndOtherTextInTurnsEncodeAsTheJdkDoes() {
+        // ASCII takes a one-pass path that writes before it knows; text found not to be ASCII,
+        // late or early, with a one- or two-byte length, is then encoded over what it wrote
+        List<CharSequence> texts =
+                List.of(
+                        "x".repeat(200) + "é",
+                        "plain",
+                        "café",
+                        "x".repeat(127) + "\u00ff",
+                        "",
+                        "\u0080",
+                        "y".repeat(128),
+                        new StringBuilder("a builder ✓"),
+                        "last");
+        StringColumn c = strings();
+        for (CharSequence t : texts) {
+            c.appendString(t);
+        }
+        Column decoded = ColumnTestSupport.decode("String", encode(c), texts.size());
+        for (int i = 0; i < texts.size(); i++) {
+            String t = texts.get(i).toString();
+            assertThat(c.getBytes(i)).as(t).isEqualTo(t.getBytes(StandardCharsets.UTF_8));
+            assertThat(decoded.getString(i)).isEqualTo(t);
+        }
     }
 
     @ParameterizedTest
