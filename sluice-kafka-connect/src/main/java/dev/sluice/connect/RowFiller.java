@@ -26,9 +26,6 @@ import org.apache.kafka.connect.errors.DataException;
  * row behind. One per table; used from the task's thread only.
  */
 final class RowFiller {
-    /** The longest string {@link #appendAscii} copies in bulk (its scratch buffers' size). */
-    private static final int ASCII_SCRATCH = 4096;
-
     /** In a staged record's first slot: its value's look-ups are to be made as it is added. */
     private static final Object NOT_STAGED = new Object();
 
@@ -38,8 +35,6 @@ final class RowFiller {
     private final boolean[] plainString;
     private final Converter[] converters;
     private final boolean ignoreUnknown;
-    private char[] chars = new char[256]; // scratch of appendAscii
-    private byte[] bytes = new byte[256];
     private Schema lastSchema;
     private long touched; // of lookUp
     private int[] lastColumnOf; // the column of each of lastSchema's fields, -1 for none
@@ -256,38 +251,6 @@ final class RowFiller {
     }
 
     /**
-     * Appends {@code s} when it is ASCII (its UTF-8 is then one byte per char) and not longer than
-     * {@link #ASCII_SCRATCH} chars; false, with nothing appended, otherwise. A bulk char copy and
-     * one plain loop (the ASCII check and the narrowing to bytes at once) the JIT vectorises: on
-     * the benchmark's records (docs/connect.md) the task's thread used about a fifth less CPU than
-     * with {@code appendString}'s per-char encoding.
-     */
-    private boolean appendAscii(Column c, String s) {
-        int n = s.length();
-        if (n > chars.length) {
-            if (n > ASCII_SCRATCH) {
-                return false;
-            }
-            chars = new char[ASCII_SCRATCH];
-            bytes = new byte[ASCII_SCRATCH];
-        }
-        char[] cs = chars;
-        byte[] bs = bytes;
-        s.getChars(0, n, cs, 0);
-        int any = 0;
-        for (int k = 0; k < n; k++) {
-            char ch = cs[k];
-            any |= ch;
-            bs[k] = (byte) ch;
-        }
-        if (any >= 0x80) {
-            return false;
-        }
-        c.appendBytes(bs, 0, n);
-        return true;
-    }
-
-    /**
      * Appends {@code v} to column {@code i}: the commonest values straight into the column, with
      * the converter the writer itself uses for that value (its {@code ObjectValue}: a Long or
      * Integer is {@code integer}, a Double {@code floating}), a string for a plain String column
@@ -300,9 +263,7 @@ final class RowFiller {
         try {
             if (v instanceof String s) {
                 if (plainString[i]) {
-                    if (!appendAscii(c, s)) {
-                        c.appendString(s); // the UTF-8 the writer would send, without a copy
-                    }
+                    c.appendString(s); // the UTF-8 the writer would send, without a copy
                     return;
                 }
             } else if (v instanceof Long n) {
