@@ -208,6 +208,9 @@ public class StringColumn extends Column {
      */
     private boolean appendAscii(String s) {
         int n = s.length();
+        if (n > Integer.MAX_VALUE - 16) {
+            return false; // appendString says it is too long
+        }
         ensureBytes(n + 5);
         byte[] b = bytes;
         int p = used;
