@@ -29,14 +29,14 @@ final class RowFiller {
     /** In a staged record's first slot: its value's look-ups are to be made as it is added. */
     private static final Object NOT_STAGED = new Object();
 
-    private static final Object[] NOT_STAGED_ROW = {NOT_STAGED};
-
     private final String[] columns;
     private final boolean[] plainString;
     private final Converter[] converters;
     private final boolean ignoreUnknown;
     private Schema lastSchema;
-    private long touched; // of lookUp
+    private long touched; // of lookUp, only for the reads' sake
+    private final Object[] one = new Object[1]; // add(Rows, Object)'s value and its look-ups
+    private final Object[] oneStaged;
     private int[] lastColumnOf; // the column of each of lastSchema's fields, -1 for none
 
     /**
@@ -57,6 +57,7 @@ final class RowFiller {
             converters[i] = Converters.forType(sample.column(i).type());
         }
         this.ignoreUnknown = ignoreUnknown;
+        this.oneStaged = new Object[columns.length];
     }
 
     /** How many values {@link #lookUp} stages for a record: one per column. */
@@ -95,22 +96,14 @@ final class RowFiller {
                         continue;
                     }
                     if (v instanceof String str && !str.isEmpty()) {
-                        // brings the text into the cache too: its length is at its start
+                        // reading its length and last char brings its text into the cache too
                         last += str.charAt(str.length() - 1);
                     }
                     staged[k * w + i] = v;
                 }
             }
         }
-        touched += last;
-    }
-
-    /**
-     * What {@link #lookUp} read of the strings it staged (the sum of their last characters): kept
-     * only so that the reads, made for the cache's sake, are not optimised away.
-     */
-    long touched() {
-        return touched;
+        touched += last; // kept, so that the reads are not optimised away
     }
 
     /**
@@ -121,12 +114,15 @@ final class RowFiller {
      *     take; the row is then taken back
      */
     void add(Rows rows, Object value) {
-        add(rows, value, NOT_STAGED_ROW, 0);
+        one[0] = value;
+        lookUp(one, 1, oneStaged);
+        one[0] = null;
+        add(rows, value, oneStaged, 0);
     }
 
     /**
      * {@link #add(Rows, Object)} with the value's look-ups made by {@link #lookUp}, at {@code
-     * staged[at]}.
+     * staged[at]}: the task's way, many records looked up at once.
      */
     void add(Rows rows, Object value, Object[] staged, int at) {
         if (value == null) {
@@ -135,11 +131,11 @@ final class RowFiller {
         }
         try {
             if (value instanceof Map<?, ?> m) {
-                if (staged[at] != NOT_STAGED) {
-                    fromStaged(rows, m, staged, at);
-                } else {
-                    fromMap(rows, m);
+                if (staged[at] == NOT_STAGED) { // a sorted map of other keys: says which
+                    otherFields(rows, m);
+                    throw new DataException("a record value's keys must be field names (strings)");
                 }
+                fromMap(rows, m, staged, at);
             } else if (value instanceof Struct s) {
                 fromStruct(rows, s);
             } else {
@@ -155,38 +151,13 @@ final class RowFiller {
         rows.endRow();
     }
 
-    private void fromStaged(Rows rows, Map<?, ?> m, Object[] staged, int at) {
+    /** The row of map {@code m}, its look-ups at {@code staged[at]}. */
+    private void fromMap(Rows rows, Map<?, ?> m, Object[] staged, int at) {
         int found = 0;
         for (int i = 0; i < columns.length; i++) {
             Object v = staged[at + i];
             if (v == null) {
                 if (!m.containsKey(columns[i])) {
-                    continue;
-                }
-                rows.set(i, null);
-            } else {
-                set(rows, i, v);
-            }
-            found++;
-        }
-        if (found < m.size()) {
-            otherFields(rows, m);
-        }
-    }
-
-    private void fromMap(Rows rows, Map<?, ?> m) {
-        int found = 0;
-        for (int i = 0; i < columns.length; i++) {
-            String name = columns[i];
-            Object v;
-            try {
-                v = m.get(name);
-            } catch (ClassCastException keysAreNotStrings) { // a sorted map of other keys
-                otherFields(rows, m);
-                throw keysAreNotStrings;
-            }
-            if (v == null) {
-                if (!m.containsKey(name)) {
                     continue;
                 }
                 rows.set(i, null);
