@@ -13,7 +13,10 @@ import java.util.Deque;
  * old generation — and the collections that follow.
  *
  * <p>Keeps buffers that held at most {@code maxBytes} together (their rows' Native size when they
- * were given back; a buffer's capacity may be up to twice that). Used from the task's thread only.
+ * were given back; a buffer's capacity may be up to twice that). When it has none to give, new rows
+ * get, column by column, room for as many rows and bytes as the largest batch given back so far
+ * held: allocated once, instead of growing by copies again (with the pool full, as under
+ * backpressure, every batch would). Used from the task's thread only.
  */
 final class RowsPool {
     private final ClickHouseWriter writer;
@@ -21,6 +24,9 @@ final class RowsPool {
     private final Deque<Rows> free = new ArrayDeque<>();
     private final Deque<Long> sizes = new ArrayDeque<>();
     private long pooledBytes;
+    // the largest batch given back so far: its rows, and each column's bytes
+    private int largestRows;
+    private long[] largestColumnBytes = new long[0];
 
     RowsPool(ClickHouseWriter writer, long maxBytes) {
         this.writer = writer;
@@ -31,7 +37,13 @@ final class RowsPool {
     Rows take() {
         Rows r = free.pollFirst();
         if (r == null) {
-            return writer.newRows();
+            r = writer.newRows();
+            if (largestColumnBytes.length == r.columnNames().size()) { // else: the table changed
+                for (int i = 0; i < largestColumnBytes.length; i++) {
+                    r.column(i).reserveMore(largestRows, largestColumnBytes[i]);
+                }
+            }
+            return r;
         }
         pooledBytes -= sizes.pollFirst();
         return r;
@@ -40,6 +52,13 @@ final class RowsPool {
     /** {@code rows}, whose completion is done, for reuse (dropped when the pool is full). */
     void giveBack(Rows rows) {
         long bytes = rows.dataBytes();
+        if (rows.size() > largestRows || largestColumnBytes.length != rows.columnNames().size()) {
+            largestRows = rows.size();
+            largestColumnBytes = new long[rows.columnNames().size()];
+            for (int i = 0; i < largestColumnBytes.length; i++) {
+                largestColumnBytes[i] = rows.column(i).dataBytes();
+            }
+        }
         if (pooledBytes + bytes > maxBytes) {
             return;
         }

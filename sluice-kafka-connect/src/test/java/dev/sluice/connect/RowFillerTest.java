@@ -360,4 +360,25 @@ class RowFillerTest {
         pool.giveBack(b); // more than the pool keeps
         assertThat(pool.take()).isNotSameAs(b);
     }
+
+    @Test
+    void newRowsFromThePoolHaveRoomForTheLargestBatchSoFar() {
+        RowsPool pool = new RowsPool(writer, 0); // keeps none
+        Rows a = pool.take();
+        for (int i = 0; i < 1_000; i++) {
+            a.set("id", (long) i).set("name", "name number " + i).endRow();
+        }
+        pool.giveBack(a);
+        Rows b = pool.take();
+        assertThat(b).isNotSameAs(a);
+        assertThat(b.size()).isZero();
+        int name = b.columnIndex("name");
+        int id = b.columnIndex("id");
+        assertThat(b.column(name).capacityBytes())
+                .isGreaterThanOrEqualTo(a.column(name).dataBytes());
+        assertThat(b.column(id).capacityBytes()).isGreaterThanOrEqualTo(8L * 1_000);
+        assertThat(writer.newRows().column(id).capacityBytes())
+                .as("a fresh one from the writer, for comparison")
+                .isLessThan(8L * 1_000);
+    }
 }
