@@ -43,15 +43,15 @@ class LoadInterruptIT {
 
     @Test
     void sigtermLeavesAnUnfinishedLoadThatResumeCompletesExactlyOnce() {
-        assertTimeoutPreemptively(Duration.ofMinutes(3), () -> interruptAndResume("TERM", 143));
+        assertTimeoutPreemptively(Duration.ofMinutes(3), () -> interruptAndResume("TERM", 15, 143));
     }
 
     @Test
     void sigintLeavesAnUnfinishedLoadThatResumeCompletesExactlyOnce() {
-        assertTimeoutPreemptively(Duration.ofMinutes(3), () -> interruptAndResume("INT", 130));
+        assertTimeoutPreemptively(Duration.ofMinutes(3), () -> interruptAndResume("INT", 2, 130));
     }
 
-    private void interruptAndResume(String signal, int expectedExit) throws Exception {
+    private void interruptAndResume(String signal, int number, int expectedExit) throws Exception {
         String url = QuickstartIT.url();
         String table = "sluice_test.load_interrupt_" + signal.toLowerCase(Locale.ROOT);
         Path input = dir.resolve("events.tsv");
@@ -95,6 +95,7 @@ class LoadInterruptIT {
                                 first.output())
                         .isNull();
             }
+            first.assertReactsTo(signal, number);
             first.signal(signal);
             Integer exit = first.waitFor(Duration.ofSeconds(90));
             long afterFirst = count(c, table);

@@ -98,6 +98,21 @@ final class SluiceProcess implements AutoCloseable {
     }
 
     /**
+     * Fails, saying why, when the process ignores SIG{@code name} (number {@code signal}), so that
+     * a test about how sluice reacts to it neither passes nor skips on a process that cannot.
+     */
+    void assertReactsTo(String name, int signal) throws IOException {
+        assertThat(ignores(signal))
+                .as(
+                        "sluice was started with SIG%s ignored, inherited from the shell that"
+                                + " started the build (a background job without job control, as"
+                                + " `cmd &` in a script): it cannot react to the signal. Start the"
+                                + " build in the foreground, or after `set -m`",
+                        name)
+                .isFalse();
+    }
+
+    /**
      * True when the process ignores {@code signal} (number): it inherited the disposition, e.g.
      * from a shell that started the build in the background without job control, and the JVM then
      * leaves SIGINT ignored rather than installing a handler.
