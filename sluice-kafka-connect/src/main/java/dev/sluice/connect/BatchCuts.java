@@ -55,18 +55,33 @@ final class BatchCuts {
      * it enters the next recorded batch.
      */
     boolean cutBefore(long offset) {
-        if (!open) {
+        if (!open || !endsBefore(offset)) {
             return false;
         }
         if (openEntry != null) {
-            if (offset > openEntry.last()) {
-                last = openEntry.last();
-                return true;
-            }
-            return false;
+            last = openEntry.last();
+        }
+        return true;
+    }
+
+    /** {@link #cutBefore} without closing the recorded range: the open batch is not touched. */
+    private boolean endsBefore(long offset) {
+        if (openEntry != null) {
+            return offset > openEntry.last();
         }
         BatchLedger.Entry next = replay.peekFirst();
         return next != null && offset >= next.first();
+    }
+
+    /**
+     * True when the record at {@code offset}, following the one at {@code previous} (consumed
+     * last), joins the open batch: the batch was not full after {@code previous} and is not cut
+     * before {@code offset}. Asks without changing anything: what the task would find consuming
+     * {@code previous}, then asking {@link #full} and {@link #cutBefore}, for a run of records
+     * checked before any is consumed.
+     */
+    boolean continues(long previous, long offset, int maxRecords) {
+        return open && !fullAt(previous, maxRecords) && !endsBefore(offset);
     }
 
     /**
@@ -102,10 +117,13 @@ final class BatchCuts {
      * it spans {@code maxRecords} offsets.
      */
     boolean full(int maxRecords) {
-        if (!open) {
-            return false;
-        }
-        return openEntry != null ? last >= openEntry.last() : last - first + 1 >= maxRecords;
+        return open && fullAt(last, maxRecords);
+    }
+
+    private boolean fullAt(long lastConsumed, int maxRecords) {
+        return openEntry != null
+                ? lastConsumed >= openEntry.last()
+                : lastConsumed - first + 1 >= maxRecords;
     }
 
     /**

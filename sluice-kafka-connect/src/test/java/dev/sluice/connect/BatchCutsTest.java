@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.connect.BatchCuts.Cut;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.Test;
@@ -35,6 +36,73 @@ class BatchCutsTest {
             }
         }
         return out;
+    }
+
+    /**
+     * {@link #feed} as the task feeds runs of records: whether each record joins the open batch is
+     * asked ({@link BatchCuts#continues}) for the whole run before any of it is consumed; then the
+     * run is consumed and the batch cut when full. Must cut exactly where {@code feed} cuts.
+     */
+    private static List<Cut> feedInRuns(BatchCuts cuts, int maxRecords, long... offsets) {
+        List<Cut> out = new ArrayList<>();
+        int k = 0;
+        while (k < offsets.length) {
+            if (cuts.cutBefore(offsets[k])) {
+                add(out, cuts.cut());
+            }
+            if (!cuts.isOpen()) {
+                cuts.open(offsets[k], NOW, 0);
+            }
+            int end = k + 1;
+            while (end < offsets.length
+                    && cuts.continues(offsets[end - 1], offsets[end], maxRecords)) {
+                end++;
+            }
+            for (int j = k; j < end; j++) {
+                cuts.consumed(offsets[j]);
+            }
+            if (cuts.full(maxRecords)) {
+                add(out, cuts.cut());
+            }
+            k = end;
+        }
+        return out;
+    }
+
+    @Test
+    void runsOfRecordsAreCutExactlyWhereRecordsOneByOneAre() {
+        long[][] offsetSets = {
+            range(0, 24), range(10, 47), range(50, 149), {12, 13, 17, 20, 25, 29}, range(30, 34)
+        };
+        List<List<BatchLedger.Entry>> replays =
+                List.of(
+                        List.of(),
+                        List.of(entry(10, 12), entry(13, 40)),
+                        List.of(entry(100, 149)),
+                        List.of(entry(10, 19), entry(20, 29)),
+                        List.of(entry(0, 3), entry(4, 4), entry(22, 30)));
+        for (long[] offsets : offsetSets) {
+            for (List<BatchLedger.Entry> replay : replays) {
+                for (int max : new int[] {1, 2, 5, 10, 1_000}) {
+                    BatchCuts oneByOne = new BatchCuts(replay);
+                    BatchCuts inRuns = new BatchCuts(replay);
+                    List<Cut> expected = feed(oneByOne, max, offsets);
+                    assertThat(feedInRuns(inRuns, max, offsets))
+                            .as(
+                                    "offsets %s, replay %s, max %d",
+                                    Arrays.toString(offsets), replay, max)
+                            .isEqualTo(expected);
+                    assertThat(inRuns.cut()).isEqualTo(oneByOne.cut());
+                }
+            }
+        }
+        // a run goes on inside a batch and stops where one is full or cut
+        BatchCuts cuts = new BatchCuts(List.of(entry(20, 29)));
+        cuts.open(0, NOW, 0);
+        assertThat(cuts.continues(0, 1, 10)).isTrue();
+        assertThat(cuts.continues(9, 10, 10)).as("full after 9").isFalse();
+        assertThat(cuts.continues(18, 20, 1_000)).as("20 begins a recorded batch").isFalse();
+        assertThat(cuts.isOpen()).isTrue();
     }
 
     private static void add(List<Cut> out, Cut c) {
