@@ -74,7 +74,8 @@ public final class Rows {
 
     /**
      * The buffer of column {@code i}, for typed appends ({@code appendLong}, {@code appendString},
-     * ...): append at most one value per row, then {@link #endRow()}.
+     * ...): append at most one value per row, then {@link #endRow()}; or, many rows column by
+     * column, a value for every one of them in every column, then {@link #endRows(int)}.
      */
     public Column column(int i) {
         return columns[i];
@@ -145,6 +146,27 @@ public final class Rows {
             }
         }
         rows++;
+        return this;
+    }
+
+    /**
+     * Ends {@code count} rows at once whose every column was given exactly {@code count} values
+     * since the last row ended: typed appends of many rows, column by column, where a row-by-row
+     * {@link #endRow()} would only check each column's count. No column takes a DEFAULT here.
+     *
+     * @throws IllegalStateException when a column has not exactly {@code count} new values; the
+     *     values set since the last row ended are then taken back
+     */
+    public Rows endRows(int count) {
+        for (Column c : columns) {
+            if (c.rows() != rows + count) {
+                int n = c.rows() - rows;
+                abortRow();
+                throw new IllegalStateException(
+                        "column " + c.name() + " got " + n + " values for " + count + " rows");
+            }
+        }
+        rows += count;
         return this;
     }
 

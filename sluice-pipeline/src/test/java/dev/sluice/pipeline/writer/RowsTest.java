@@ -164,4 +164,35 @@ class RowsTest {
         assertThat(rows.size()).isZero();
         assertThat(rows.dataBytes()).isZero();
     }
+
+    @Test
+    void manyRowsAppendedColumnByColumnEndAtOnceOnlyWhenEveryColumnHasThemAll() {
+        Rows rows = writer.newRows();
+        rows.set("id", 1L).set("doc", "first").endRow();
+        for (int i = 0; i < rows.columnNames().size(); i++) {
+            for (int r = 0; r < 3; r++) {
+                rows.column(i).appendDefault();
+            }
+        }
+        rows.endRows(3);
+        assertThat(rows.size()).isEqualTo(4);
+        assertThat(value(rows, "doc", 0)).isEqualTo("first");
+        assertThat(rows.absent().isAbsent(rows.columnIndex("doc"), 1)).isFalse();
+
+        for (int i = 0; i < rows.columnNames().size(); i++) {
+            int values = rows.columnNames().get(i).equals("doc") ? 1 : 2; // doc is one short
+            for (int r = 0; r < values; r++) {
+                rows.column(i).appendDefault();
+            }
+        }
+        assertThatThrownBy(() -> rows.endRows(2))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("column doc got 1 values for 2 rows");
+        assertThat(rows.size()).isEqualTo(4);
+        for (int i = 0; i < rows.columnNames().size(); i++) {
+            assertThat(rows.column(i).rows()).as("taken back").isEqualTo(4);
+        }
+        rows.set("id", 5L).endRow();
+        assertThat(value(rows, "id", 4)).isEqualTo(5L);
+    }
 }
