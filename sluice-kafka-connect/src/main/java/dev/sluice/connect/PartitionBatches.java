@@ -138,6 +138,7 @@ final class PartitionBatches {
         List<SinkRecord> records = openRecords;
         open = null;
         openRecords = null;
+        pool.sealed(rows);
         BatchCuts.Cut cut = cuts.cut();
         if (cut != null) {
             sealed.add(new Sealed(rows, records, cut));

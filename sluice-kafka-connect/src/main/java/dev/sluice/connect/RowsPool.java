@@ -14,9 +14,9 @@ import java.util.Deque;
  *
  * <p>Keeps buffers that held at most {@code maxBytes} together (their rows' Native size when they
  * were given back; a buffer's capacity may be up to twice that). When it has none to give, new rows
- * get, column by column, room for as many rows and bytes as the largest batch given back so far
- * held: allocated once, instead of growing by copies again (with the pool full, as under
- * backpressure, every batch would). Used from the task's thread only.
+ * get, column by column, room for as many rows and bytes as the largest batch sealed so far held:
+ * allocated once, instead of growing by copies again (with the pool full, as under backpressure,
+ * every batch would). Used from the task's thread only.
  */
 final class RowsPool {
     private final ClickHouseWriter writer;
@@ -24,7 +24,7 @@ final class RowsPool {
     private final Deque<Rows> free = new ArrayDeque<>();
     private final Deque<Long> sizes = new ArrayDeque<>();
     private long pooledBytes;
-    // the largest batch given back so far: its rows, and each column's bytes
+    // the largest batch sealed so far: its rows, and each column's bytes
     private int largestRows;
     private long[] largestColumnBytes = new long[0];
 
@@ -49,9 +49,12 @@ final class RowsPool {
         return r;
     }
 
-    /** {@code rows}, whose completion is done, for reuse (dropped when the pool is full). */
-    void giveBack(Rows rows) {
-        long bytes = rows.dataBytes();
+    /**
+     * {@code rows} are a sealed batch, complete: new rows get room for them from now on. Noted at
+     * the seal rather than when they come back, because a new task's first batches are all in
+     * flight before any comes back, and the next ones would grow by copies again.
+     */
+    void sealed(Rows rows) {
         if (rows.size() > largestRows || largestColumnBytes.length != rows.columnNames().size()) {
             largestRows = rows.size();
             largestColumnBytes = new long[rows.columnNames().size()];
@@ -59,6 +62,12 @@ final class RowsPool {
                 largestColumnBytes[i] = rows.column(i).dataBytes();
             }
         }
+    }
+
+    /** {@code rows}, whose completion is done, for reuse (dropped when the pool is full). */
+    void giveBack(Rows rows) {
+        sealed(rows); // if they were not noted yet
+        long bytes = rows.dataBytes();
         if (pooledBytes + bytes > maxBytes) {
             return;
         }

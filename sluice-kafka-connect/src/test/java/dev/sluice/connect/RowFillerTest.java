@@ -381,4 +381,21 @@ class RowFillerTest {
                 .as("a fresh one from the writer, for comparison")
                 .isLessThan(8L * 1_000);
     }
+
+    @Test
+    void newRowsHaveRoomForABatchSealedAndNotYetBack() {
+        RowsPool pool = new RowsPool(writer, 1 << 20);
+        Rows inFlight = pool.take();
+        for (int i = 0; i < 1_000; i++) {
+            inFlight.set("id", (long) i).set("name", "name number " + i).endRow();
+        }
+        pool.sealed(inFlight); // still the writer's: a new task's first batches
+        Rows next = pool.take();
+        assertThat(next).isNotSameAs(inFlight);
+        int name = next.columnIndex("name");
+        assertThat(next.column(name).capacityBytes())
+                .isGreaterThanOrEqualTo(inFlight.column(name).dataBytes());
+        assertThat(next.column(next.columnIndex("id")).capacityBytes())
+                .isGreaterThanOrEqualTo(8L * 1_000);
+    }
 }
