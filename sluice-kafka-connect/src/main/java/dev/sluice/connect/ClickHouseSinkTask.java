@@ -126,8 +126,10 @@ public final class ClickHouseSinkTask extends SinkTask {
 
     /**
      * Adds the {@code n} records of {@link #chunk}, all of one table: their column values are
-     * looked up first ({@link RowFiller#lookUp}), then their rows filled one by one. A chunk is
-     * small enough for what the look-ups brought into the cache to be still there.
+     * looked up first ({@link RowFiller#lookUp}), then their rows filled: runs of plain records
+     * bound for one batch column by column, any other record on its own, the careful way that
+     * reports it when it cannot be a row. A chunk is small enough for what the look-ups brought
+     * into the cache to be still there.
      */
     private void put(int n, long now) {
         if (n == 0) {
@@ -139,21 +141,62 @@ public final class ClickHouseSinkTask extends SinkTask {
             staged = new Object[CHUNK * width];
         }
         filler.lookUp(chunkValues, n, staged);
-        for (int k = 0; k < n; k++) {
+        int oneByOne = 0; // the records before it are added one by one
+        int k = 0;
+        while (k < n) {
             SinkRecord r = chunk[k];
             PartitionBatches p = chunkPartitions[k];
             Rows rows = p.rowsFor(r.kafkaOffset(), r.timestamp(), now);
-            try {
-                filler.add(rows, chunkValues[k], staged, k * width);
-                p.added(r);
-            } catch (RuntimeException e) {
-                errant(r, e);
+            int added = k >= oneByOne ? addPlainRun(filler, p, rows, k, n, staged) : 0;
+            if (added < 0) {
+                oneByOne = k - added; // a value refused: one by one, which says which and why
             }
-            p.consumed(r.kafkaOffset());
+            if (added > 0) {
+                for (int j = k; j < k + added; j++) {
+                    p.added(chunk[j]);
+                    p.consumed(chunk[j].kafkaOffset());
+                }
+            } else {
+                try {
+                    filler.add(rows, chunkValues[k], staged, k * width);
+                    p.added(r);
+                } catch (RuntimeException e) {
+                    errant(r, e);
+                }
+                p.consumed(r.kafkaOffset());
+                added = 1;
+            }
             if (p.full(batchRecords)) {
                 p.seal();
             }
+            k += added;
         }
+    }
+
+    /**
+     * Adds the run of plain records from {@code k} on ({@link RowFiller#plain}) that join {@code
+     * p}'s open batch one after another, column by column ({@link RowFiller#addPlain}): what a
+     * worker's put mostly holds, records of one partition in a row (a consumer's poll gives them
+     * partition by partition).
+     *
+     * @return the records added (not yet marked added or consumed); 0 when there is no run of two
+     *     or more; minus the run's length when a column refused one of its values (none added)
+     */
+    private int addPlainRun(
+            RowFiller filler, PartitionBatches p, Rows rows, int k, int n, Object[] staged) {
+        if (!filler.plain(chunkValues, staged, k)) {
+            return 0;
+        }
+        int end = k + 1;
+        while (end < n
+                && p.takesNext(chunk, chunkPartitions, end, batchRecords)
+                && filler.plain(chunkValues, staged, end)) {
+            end++;
+        }
+        if (end - k < 2) {
+            return 0;
+        }
+        return filler.addPlain(rows, staged, k, end - k) ? end - k : -(end - k);
     }
 
     /**

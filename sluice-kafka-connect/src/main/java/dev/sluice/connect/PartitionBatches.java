@@ -107,6 +107,17 @@ final class PartitionBatches {
         return open;
     }
 
+    /**
+     * True when {@code records[k]} joins the open batch right after {@code records[k - 1]}, both
+     * not consumed yet: it is of this partition ({@code of[k]}) and no cut comes between them
+     * ({@link BatchCuts#continues}). Nothing changes.
+     */
+    boolean takesNext(SinkRecord[] records, PartitionBatches[] of, int k, int maxRecords) {
+        return of[k] == this
+                && cuts.continues(
+                        records[k - 1].kafkaOffset(), records[k].kafkaOffset(), maxRecords);
+    }
+
     /** Marks {@code offset} as part of the open batch (a row, or a record reported as errant). */
     void consumed(long offset) {
         cuts.consumed(offset);

@@ -151,6 +151,70 @@ final class RowFiller {
         rows.endRow();
     }
 
+    /**
+     * True when {@code values[k]} is plain: a map (looked up by {@link #lookUp} into {@code
+     * staged}) with a value for every column and no other field, each value a string for a plain
+     * String column or a Long, Integer or Double, none null. Plain values can be added column by
+     * column ({@link #addPlain}).
+     */
+    boolean plain(Object[] values, Object[] staged, int k) {
+        return plain(values[k], staged, k * columns.length);
+    }
+
+    private boolean plain(Object value, Object[] staged, int at) {
+        if (!(value instanceof Map<?, ?> m) || staged[at] == NOT_STAGED || m.size() != width()) {
+            return false;
+        }
+        for (int i = 0; i < columns.length; i++) {
+            Object v = staged[at + i];
+            if (v instanceof String) {
+                if (!plainString[i]) {
+                    return false;
+                }
+            } else if (!(v instanceof Long || v instanceof Double || v instanceof Integer)) {
+                return false; // null too
+            }
+        }
+        return true;
+    }
+
+    /**
+     * Adds the {@code count} plain values from {@code from} on ({@link #plain}) as rows, column by
+     * column: each column's buffer and conversion stay at hand for all of them, and the rows end at
+     * once, where row by row each value would find its column, its conversion and the row's end
+     * anew. Their values go in exactly as {@link #add(Rows, Object, Object[], int)} puts them.
+     *
+     * @return false when a column refused one of the values: nothing of them is then left in {@code
+     *     rows}, and adding them one by one says which and why (or takes the value the writer's own
+     *     path converts)
+     */
+    boolean addPlain(Rows rows, Object[] staged, int from, int count) {
+        int w = columns.length;
+        try {
+            for (int i = 0; i < w; i++) {
+                Column c = rows.column(i);
+                Converter convert = converters[i];
+                for (int at = from * w + i, end = at + count * w; at < end; at += w) {
+                    Object v = staged[at];
+                    if (v instanceof String s) {
+                        c.appendString(s);
+                    } else if (v instanceof Long n) {
+                        convert.integer(c, n);
+                    } else if (v instanceof Double d) {
+                        convert.floating(c, d);
+                    } else {
+                        convert.integer(c, (Integer) v);
+                    }
+                }
+            }
+        } catch (RuntimeException refused) {
+            rows.abortRow();
+            return false;
+        }
+        rows.endRows(count);
+        return true;
+    }
+
     /** The row of map {@code m}, its look-ups at {@code staged[at]}. */
     private void fromMap(Rows rows, Map<?, ?> m, Object[] staged, int at) {
         int found = 0;

@@ -499,17 +499,20 @@ class ClickHouseSinkIT {
         String dlq = TestKafka.newTopic("connect_bad_dlq", 1);
         String table = table("connect_bad");
         int n = 1_000;
-        // every 10th record is bad, in a different way each time
+        // every 10th record is bad, in a different way each time; the last kind has every
+        // column and a value of a plain type (a run of such records is added column by column)
+        // that its column refuses
         TestKafka.produce(
                 topic,
                 n,
                 i ->
                         TestRecord.value(
-                                switch (i % 10 == 0 ? (i / 10) % 4 : -1) {
+                                switch (i % 10 == 0 ? (i / 10) % 5 : -1) {
                                     case 0 -> "{\"id\":\"not a number\",\"name\":\"x\"}";
                                     case 1 -> "{\"id\":" + i + ",\"colour\":\"red\"}";
                                     case 2 -> "[1,2,3]";
                                     case 3 -> "{not json";
+                                    case 4 -> json(i + 1).replace("\"ts\":", "\"ts\":-");
                                     default -> json(i);
                                 }));
         String name = "bad-" + System.nanoTime();

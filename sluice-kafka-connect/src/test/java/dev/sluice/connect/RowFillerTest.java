@@ -347,6 +347,145 @@ class RowFillerTest {
         }
     }
 
+    /** A map with a value for every column, each of a type {@link RowFiller#plain} takes. */
+    private static Map<String, Object> plainMap(long id, String name, Object small) {
+        return map(
+                "id",
+                id,
+                "name",
+                name,
+                "amount",
+                id * 0.5,
+                "ts",
+                1_700_000_000L + id,
+                "note",
+                "note " + id,
+                "n",
+                (int) id,
+                "small",
+                small,
+                "tag",
+                3L,
+                "day",
+                19_000L + id,
+                "price",
+                2.5);
+    }
+
+    @Test
+    void plainValuesAreTheMapsWithEveryColumnAndOnlyValuesOfTheDirectTypes() {
+        Rows rows = writer.newRows();
+        RowFiller filler = new RowFiller(rows, false);
+        Map<String, Object> extra = plainMap(4, "x", 1L);
+        extra.put("colour", "red");
+        Map<String, Object> missing = plainMap(5, "x", 1L);
+        missing.remove("note");
+        Map<String, Object> withNull = plainMap(6, "x", 1L);
+        withNull.put("n", null);
+        Map<String, Object> textForLowCardinality = plainMap(7, "x", 1L);
+        textForLowCardinality.put("tag", "a");
+        Map<String, Object> decimal = plainMap(8, "x", 1L);
+        decimal.put("price", new BigDecimal("1.25"));
+        Object[] values = {
+            plainMap(1, "plain", 1L),
+            plainMap(2, "é and 😀", 7), // an Integer; text that is not ASCII
+            plainMap(3, "x", 300L), // its column refuses it: still plain
+            extra,
+            missing,
+            withNull,
+            textForLowCardinality,
+            decimal,
+            new Struct(SchemaBuilder.struct().field("id", Schema.INT64_SCHEMA).build())
+                    .put("id", 9L),
+            "text",
+            null,
+            new TreeMap<>(Map.of(1, "x")),
+        };
+        Object[] staged = new Object[values.length * filler.width()];
+        filler.lookUp(values, values.length, staged);
+        List<Boolean> plain = new ArrayList<>();
+        for (int k = 0; k < values.length; k++) {
+            plain.add(filler.plain(values, staged, k));
+        }
+        assertThat(plain)
+                .containsExactly(
+                        true, true, true, false, false, false, false, false, false, false, false,
+                        false);
+    }
+
+    @Test
+    void plainValuesAddedColumnByColumnFillTheSameRowsAsOneByOne() {
+        List<Object> chunk = new ArrayList<>();
+        for (int i = 0; i < 40; i++) {
+            chunk.add(
+                    plainMap(
+                            i,
+                            i % 3 == 0
+                                    ? "name " + i
+                                    : i % 3 == 1 ? "naïve " + i : "x".repeat(i * 7),
+                            i % 2 == 0 ? (Object) (long) i : (Object) i));
+        }
+        Object[] values = chunk.toArray();
+        Rows byColumn = writer.newRows();
+        Rows oneByOne = writer.newRows();
+        RowFiller filler = new RowFiller(byColumn, false);
+        byColumn.set("id", 100L).endRow(); // a row before them, kept
+        oneByOne.set("id", 100L).endRow();
+        Object[] staged = new Object[values.length * filler.width()];
+        filler.lookUp(values, values.length, staged);
+        assertThat(filler.addPlain(byColumn, staged, 0, 25)).isTrue();
+        assertThat(filler.addPlain(byColumn, staged, 25, 15)).isTrue();
+        for (Object v : values) {
+            filler.add(oneByOne, v);
+        }
+        assertThat(byColumn.size()).isEqualTo(41);
+        assertThat(contents(byColumn)).isEqualTo(contents(oneByOne));
+    }
+
+    @Test
+    void aPlainValueItsColumnRefusesLeavesNothingOfItsRunAndOneByOneNamesIt() {
+        Object[] values = {
+            plainMap(1, "a", 1L),
+            plainMap(2, "\ud800 lone", 2L),
+            plainMap(3, "c", 300L),
+            plainMap(4, "d", 4L)
+        };
+        Rows rows = writer.newRows();
+        RowFiller filler = new RowFiller(rows, false);
+        rows.set("id", 100L).endRow();
+        List<List<Object>> before = contents(rows);
+        Object[] staged = new Object[values.length * filler.width()];
+        filler.lookUp(values, values.length, staged);
+        assertThat(filler.addPlain(rows, staged, 0, values.length)).isFalse();
+        assertThat(rows.size()).isEqualTo(1);
+        for (int c = 0; c < rows.columnNames().size(); c++) {
+            assertThat(rows.column(c).rows()).as("column %d taken back", c).isEqualTo(1);
+        }
+        assertThat(contents(rows)).isEqualTo(before);
+        // one by one: the lone surrogate goes the writer's way, 300 is refused naming its column
+        Rows expected = writer.newRows();
+        expected.set("id", 100L).endRow();
+        for (int k = 0; k < values.length; k++) {
+            int at = k * filler.width();
+            Object v = values[k];
+            Throwable e = catchThrowable(() -> filler.add(rows, v, staged, at));
+            Throwable writers = catchThrowable(() -> expected.add(castMap(v)));
+            if (k == 2) {
+                assertThat(e).isInstanceOf(ValueException.class).hasMessageContaining("small");
+                assertThat(writers).isInstanceOf(ValueException.class);
+            } else {
+                assertThat(e).isNull();
+                assertThat(writers).isNull();
+            }
+        }
+        assertThat(contents(rows)).isEqualTo(contents(expected));
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, ?> castMap(Object v) {
+        return (Map<String, ?>) v;
+    }
+
     @Test
     void thePoolHandsBackEmptiedRowsWithinItsBytes() {
         RowsPool pool = new RowsPool(writer, 1_000);
