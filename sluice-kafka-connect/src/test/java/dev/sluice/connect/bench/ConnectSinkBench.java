@@ -31,13 +31,14 @@ import org.apache.kafka.connect.sink.SinkTaskContext;
  * One run of issue 11's Connect benchmark: the same schemaless records (as Connect's JSON converter
  * hands them to a task: maps of Long, Double and String) through two task loops into the same
  * MergeTree table — Sluice's {@code ClickHouseSinkTask} ({@code put} of 500 records as {@code
- * max.poll.records} gives them, {@code preCommit} every 100 puts, until every offset is
- * acknowledged) and an equivalent loop on {@code com.clickhouse:client-v2} 0.10 (RowBinary rows
- * written with its {@code RowBinaryFormatWriter}, one synchronous {@code insert} per partition
- * batch of the same size, as ClickHouse's own Connect sink does). After a warm-up round of each,
- * the arms take turns for a number of rounds (default 3); each run prints rows/s, the process's CPU
- * seconds, the loop thread's own CPU and the collector's time, and the medians and their ratios
- * close; the landed rows are counted.
+ * max.poll.records} gives them, each put's of one partition as a consumer's poll hands them over —
+ * or, option {@code interleaved}, from the partitions in turn —, {@code preCommit} every 100 puts,
+ * until every offset is acknowledged) and an equivalent loop on {@code com.clickhouse:client-v2}
+ * 0.10 (RowBinary rows written with its {@code RowBinaryFormatWriter}, one synchronous {@code
+ * insert} per partition batch of the same size, as ClickHouse's own Connect sink does). After two
+ * warm-up rounds of each, the arms take turns for a number of rounds (default 3); each run prints
+ * rows/s, the process's CPU seconds, the loop thread's own CPU and the collector's time, and the
+ * medians and their ratios close; the landed rows are counted.
  *
  * <p>Not a test: run by hand (docs/connect.md, "Benchmark") with the server of {@code
  * scripts/clickhouse}.
@@ -46,6 +47,7 @@ public final class ConnectSinkBench {
     private static final int PARTITIONS = 4;
     private static final int BATCH = 100_000;
     private static final int POLL = 500;
+    private static final int WARM_UP_ROUNDS = 2;
 
     public static void main(String[] args) throws Exception {
         int n = args.length > 0 ? Integer.parseInt(args[0]) : 2_000_000;
@@ -58,17 +60,27 @@ public final class ConnectSinkBench {
         }
         // "shared": the records share 1,000 values, which then stay in the cache — what the loops
         // cost besides waiting for memory (docs/connect.md); "distinct" (default): as on a worker
-        boolean shared = args.length > 3 && args[3].equals("shared");
-        List<SinkRecord> records = records("bench", n, shared);
-        List<SinkRecord> warmUp = records("bench", PARTITIONS * BATCH, shared);
+        List<String> options = List.of(args).subList(Math.min(3, args.length), args.length);
+        boolean shared = options.contains("shared");
+        // "interleaved": consecutive records of a put in turn from each partition (the order of
+        // earlier runs); default: a put's records in runs of one partition, as a worker hands them
+        // over (a consumer's poll gives its records partition by partition, ConsumerRecords'
+        // iteration order, and the worker puts them in that order)
+        boolean interleaved = options.contains("interleaved");
+        List<SinkRecord> records = records("bench", n, shared, interleaved);
         List<String> arms =
                 switch (arm) {
                     case "both" -> List.of("sluice", "client-v2");
                     case "all" -> List.of("sluice", "client-v2", "read-only");
                     default -> List.of(arm);
                 };
-        for (String a : arms) {
-            run(a, warmUp);
+        // Warm-up: two rounds of each arm over the same records, taking turns. With one round of a
+        // fifth of them, the compiler was still at work in the first measured rounds (process CPU
+        // up to 2 s above the loop thread's, both arms up to 3x their later figures).
+        for (int r = 0; r < WARM_UP_ROUNDS; r++) {
+            for (String a : arms) {
+                System.out.println("warm-up " + run(a, records));
+            }
         }
         // the arms take turns, so that both meet the machine's load and the collector's cycles
         // over the records' heap alike; the median of each arm is the figure
@@ -197,11 +209,12 @@ public final class ConnectSinkBench {
         return new long[] {pauses, concurrent};
     }
 
-    private static List<SinkRecord> records(String topic, int n, boolean shared) {
+    private static List<SinkRecord> records(
+            String topic, int n, boolean shared, boolean interleaved) {
         List<SinkRecord> out = new ArrayList<>(n);
         long[] offsets = new long[PARTITIONS];
         for (int i = 0; i < n; i++) {
-            int p = i % PARTITIONS;
+            int p = interleaved ? i % PARTITIONS : i / POLL % PARTITIONS; // a put: one partition
             Object v = shared && i >= 1_000 ? out.get(i % 1_000).value() : value(i);
             out.add(
                     new SinkRecord(
