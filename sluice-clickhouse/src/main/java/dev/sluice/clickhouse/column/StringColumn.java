@@ -141,12 +141,7 @@ public class StringColumn extends Column {
         Objects.checkFromIndexSize(offset, length, value.length);
         ensureBytes(length + 5);
         byte[] b = bytes;
-        int p = used;
-        if (length < 1 << 7) {
-            b[p++] = (byte) length;
-        } else {
-            p = putVarUInt(b, p, length);
-        }
+        int p = putVarUInt(b, used, length);
         System.arraycopy(value, offset, b, p, length);
         used = p + length;
         endRow();
@@ -213,12 +208,7 @@ public class StringColumn extends Column {
         }
         ensureBytes(n + 5);
         byte[] b = bytes;
-        int p = used;
-        if (n < 1 << 7) {
-            b[p++] = (byte) n;
-        } else {
-            p = putVarUInt(b, p, n);
-        }
+        int p = putVarUInt(b, used, n);
         int any = 0;
         for (int i = 0; i < n; i++) {
             char c = s.charAt(i);
