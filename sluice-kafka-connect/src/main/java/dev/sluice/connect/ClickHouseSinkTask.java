@@ -147,16 +147,18 @@ public final class ClickHouseSinkTask extends SinkTask {
             SinkRecord r = chunk[k];
             PartitionBatches p = chunkPartitions[k];
             Rows rows = p.rowsFor(r.kafkaOffset(), r.timestamp(), now);
-            int added = k >= oneByOne ? addPlainRun(filler, p, rows, k, n, staged) : 0;
-            if (added < 0) {
-                oneByOne = k - added; // a value refused: one by one, which says which and why
-            }
-            if (added > 0) {
-                for (int j = k; j < k + added; j++) {
+            int run = k >= oneByOne ? plainRun(filler, p, k, n) : 0;
+            int added = 1;
+            if (run > 1 && filler.addPlain(rows, staged, k, run)) {
+                added = run;
+                for (int j = k; j < k + run; j++) {
                     p.added(chunk[j]);
                     p.consumed(chunk[j].kafkaOffset());
                 }
             } else {
+                if (run > 1) {
+                    oneByOne = k + run; // a value refused: one by one, which says which and why
+                }
                 try {
                     filler.add(rows, chunkValues[k], staged, k * width);
                     p.added(r);
@@ -164,7 +166,6 @@ public final class ClickHouseSinkTask extends SinkTask {
                     errant(r, e);
                 }
                 p.consumed(r.kafkaOffset());
-                added = 1;
             }
             if (p.full(batchRecords)) {
                 p.seal();
@@ -174,16 +175,12 @@ public final class ClickHouseSinkTask extends SinkTask {
     }
 
     /**
-     * Adds the run of plain records from {@code k} on ({@link RowFiller#plain}) that join {@code
-     * p}'s open batch one after another, column by column ({@link RowFiller#addPlain}): what a
-     * worker's put mostly holds, records of one partition in a row (a consumer's poll gives them
-     * partition by partition).
-     *
-     * @return the records added (not yet marked added or consumed); 0 when there is no run of two
-     *     or more; minus the run's length when a column refused one of its values (none added)
+     * How many plain records ({@link RowFiller#plain}) from {@code k} on join {@code p}'s open
+     * batch one after another: a run {@link RowFiller#addPlain} can add column by column. A
+     * worker's put mostly holds such runs, records of one partition in a row (a consumer's poll
+     * gives them partition by partition).
      */
-    private int addPlainRun(
-            RowFiller filler, PartitionBatches p, Rows rows, int k, int n, Object[] staged) {
+    private int plainRun(RowFiller filler, PartitionBatches p, int k, int n) {
         if (!filler.plain(chunkValues, staged, k)) {
             return 0;
         }
@@ -193,10 +190,7 @@ public final class ClickHouseSinkTask extends SinkTask {
                 && filler.plain(chunkValues, staged, end)) {
             end++;
         }
-        if (end - k < 2) {
-            return 0;
-        }
-        return filler.addPlain(rows, staged, k, end - k) ? end - k : -(end - k);
+        return end - k;
     }
 
     /**
