@@ -7,6 +7,7 @@ import com.clickhouse.data.ClickHouseColumn;
 import com.clickhouse.data.ClickHouseFormat;
 import dev.sluice.clickhouse.client.ConnectionConfig;
 import dev.sluice.clickhouse.it.TestServer;
+import dev.sluice.connect.StandaloneTaskContext;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.lang.management.ManagementFactory;
@@ -18,14 +19,11 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.connect.sink.ErrantRecordReporter;
 import org.apache.kafka.connect.sink.SinkRecord;
 import org.apache.kafka.connect.sink.SinkTask;
-import org.apache.kafka.connect.sink.SinkTaskContext;
 
 /**
  * One run of issue 11's Connect benchmark: the same schemaless records (as Connect's JSON converter
@@ -277,7 +275,7 @@ public final class ConnectSinkBench {
                         Class.forName("dev.sluice.connect.ClickHouseSinkTask")
                                 .getDeclaredConstructor()
                                 .newInstance();
-        task.initialize(new Context());
+        task.initialize(new StandaloneTaskContext(null));
         Map<String, String> props = new HashMap<>();
         props.put("clickhouse.url", TestServer.url());
         props.put("clickhouse.table", table);
@@ -308,46 +306,6 @@ public final class ConnectSinkBench {
     }
 
     /** What a worker gives a task; the benchmark needs none of it. */
-    private static final class Context implements SinkTaskContext {
-        @Override
-        public Map<String, String> configs() {
-            return Map.of();
-        }
-
-        @Override
-        public void offset(Map<TopicPartition, Long> offsets) {}
-
-        @Override
-        public void offset(TopicPartition tp, long offset) {}
-
-        @Override
-        public void timeout(long timeoutMs) {}
-
-        @Override
-        public Set<TopicPartition> assignment() {
-            return Set.of();
-        }
-
-        @Override
-        public void pause(TopicPartition... partitions) {}
-
-        @Override
-        public void resume(TopicPartition... partitions) {}
-
-        @Override
-        public void requestCommit() {}
-
-        @Override
-        public ErrantRecordReporter errantRecordReporter() {
-            return null;
-        }
-
-        @Override
-        public org.apache.kafka.common.metrics.PluginMetrics pluginMetrics() {
-            throw new UnsupportedOperationException("no plugin metrics in the benchmark");
-        }
-    }
-
     // ---- client-v2: the equivalent loop ----
 
     private static void clientV2(String table, List<SinkRecord> records) throws Exception {
