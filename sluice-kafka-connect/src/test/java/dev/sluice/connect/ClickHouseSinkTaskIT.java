@@ -4,6 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.clickhouse.client.NativeConnection;
 import dev.sluice.clickhouse.it.TestServer;
+import java.io.IOException;
+import java.net.URL;
+import java.net.URLClassLoader;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -18,15 +24,18 @@ import org.apache.kafka.connect.data.SchemaBuilder;
 import org.apache.kafka.connect.data.Struct;
 import org.apache.kafka.connect.sink.ErrantRecordReporter;
 import org.apache.kafka.connect.sink.SinkRecord;
+import org.apache.kafka.connect.sink.SinkTask;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@link ClickHouseSinkTask} driven directly, without a worker, into the real server: records of
+ * {@code ClickHouseSinkTask} driven directly, without a worker, into the real server: records of
  * every kind in the orders a put may hold them — runs of one partition (added column by column),
  * partitions in turn (added row by row) — with batches cut inside the runs. Whatever the order, the
  * same rows land, value by value, the same records reach the errant-record reporter, and every
- * offset is committed.
+ * offset is committed. The task comes from the packaged plugin's jars: the connector is kept off
+ * the integration tests' class path (the worker's tests load it from its plugin directory).
  */
 class ClickHouseSinkTaskIT {
     private static final String TOPIC = "events";
@@ -41,9 +50,34 @@ class ClickHouseSinkTaskIT {
                     .field("note", Schema.STRING_SCHEMA)
                     .build();
 
+    private static URLClassLoader plugin;
+
     @BeforeAll
-    static void server() {
+    static void serverAndPlugin() throws IOException {
         TestServer.single("SELECT 1");
+        List<URL> jars = new ArrayList<>();
+        try (DirectoryStream<Path> dir =
+                Files.newDirectoryStream(
+                        ConnectWorker.pluginDir().resolve("sluice-kafka-connect"), "*.jar")) {
+            for (Path jar : dir) {
+                jars.add(jar.toUri().toURL());
+            }
+        }
+        plugin =
+                new URLClassLoader(
+                        jars.toArray(new URL[0]), ClickHouseSinkTaskIT.class.getClassLoader());
+    }
+
+    @AfterAll
+    static void closePlugin() throws IOException {
+        plugin.close();
+    }
+
+    private static SinkTask newTask() throws ReflectiveOperationException {
+        return (SinkTask)
+                plugin.loadClass("dev.sluice.connect.ClickHouseSinkTask")
+                        .getDeclaredConstructor()
+                        .newInstance();
     }
 
     private static long id(int partition, long offset) {
@@ -173,7 +207,7 @@ class ClickHouseSinkTaskIT {
                             + " (id UInt64, name String, amount Float64, ts DateTime,"
                             + " note String DEFAULT 'none') ENGINE = MergeTree ORDER BY id");
             Reported reported = new Reported();
-            ClickHouseSinkTask task = new ClickHouseSinkTask();
+            SinkTask task = newTask();
             task.initialize(new StandaloneTaskContext(reported));
             Map<String, String> props = new HashMap<>();
             props.put("clickhouse.url", TestServer.url());
@@ -202,7 +236,7 @@ class ClickHouseSinkTaskIT {
     }
 
     /** Puts nothing (the worker's idle poll) until every offset of both partitions is committed. */
-    private static void awaitCommitted(ClickHouseSinkTask task) throws InterruptedException {
+    private static void awaitCommitted(SinkTask task) throws InterruptedException {
         long deadline = System.nanoTime() + 30_000_000_000L;
         while (true) {
             task.put(List.of());
