@@ -166,12 +166,7 @@ final class RowFiller {
             return false;
         }
         for (int i = 0; i < columns.length; i++) {
-            Object v = staged[at + i];
-            if (v instanceof String) {
-                if (!plainString[i]) {
-                    return false;
-                }
-            } else if (!(v instanceof Long || v instanceof Double || v instanceof Integer)) {
+            if (!direct(i, staged[at + i])) {
                 return false; // null too
             }
         }
@@ -193,18 +188,8 @@ final class RowFiller {
         try {
             for (int i = 0; i < w; i++) {
                 Column c = rows.column(i);
-                Converter convert = converters[i];
                 for (int at = from * w + i, end = at + count * w; at < end; at += w) {
-                    Object v = staged[at];
-                    if (v instanceof String s) {
-                        c.appendString(s);
-                    } else if (v instanceof Long n) {
-                        convert.integer(c, n);
-                    } else if (v instanceof Double d) {
-                        convert.floating(c, d);
-                    } else {
-                        convert.integer(c, (Integer) v);
-                    }
+                    appendDirect(c, i, staged[at]); // plain: each goes straight in
                 }
             }
         } catch (RuntimeException refused) {
@@ -286,29 +271,15 @@ final class RowFiller {
     }
 
     /**
-     * Appends {@code v} to column {@code i}: the commonest values straight into the column, with
-     * the converter the writer itself uses for that value (its {@code ObjectValue}: a Long or
-     * Integer is {@code integer}, a Double {@code floating}), a string for a plain String column
-     * encoded in place; anything else — and any of these the column refuses — through {@link
+     * Appends {@code v} to column {@code i}: the commonest values straight into the column ({@link
+     * #appendDirect}); anything else — and any of these the column refuses — through {@link
      * Rows#set(int, Object)}, which converts or says why not.
      */
     private void set(Rows rows, int i, Object v) {
         Column c = rows.column(i);
         int row = rows.size();
         try {
-            if (v instanceof String s) {
-                if (plainString[i]) {
-                    c.appendString(s); // the UTF-8 the writer would send, without a copy
-                    return;
-                }
-            } else if (v instanceof Long n) {
-                converters[i].integer(c, n);
-                return;
-            } else if (v instanceof Double d) {
-                converters[i].floating(c, d);
-                return;
-            } else if (v instanceof Integer n) {
-                converters[i].integer(c, n);
+            if (appendDirect(c, i, v)) {
                 return;
             }
         } catch (RuntimeException refused) {
@@ -319,5 +290,38 @@ final class RowFiller {
             // column, its type and the value
         }
         rows.set(i, v);
+    }
+
+    /** True when {@code v} goes straight into column {@code i} ({@link #appendDirect}). */
+    private boolean direct(int i, Object v) {
+        return v instanceof String
+                ? plainString[i]
+                : v instanceof Long || v instanceof Double || v instanceof Integer;
+    }
+
+    /**
+     * Appends {@code v} to column {@code i}'s buffer {@code c} when it goes straight in, with the
+     * converter the writer itself uses for that value (its {@code ObjectValue}: a Long or Integer
+     * is {@code integer}, a Double {@code floating}), a string for a plain String column encoded in
+     * place; false, with nothing appended, for any other value.
+     *
+     * @throws RuntimeException when the column refuses the value (part of it may be appended)
+     */
+    private boolean appendDirect(Column c, int i, Object v) {
+        if (v instanceof String s) {
+            if (!plainString[i]) {
+                return false;
+            }
+            c.appendString(s); // the UTF-8 the writer would send, without a copy
+        } else if (v instanceof Long n) {
+            converters[i].integer(c, n);
+        } else if (v instanceof Double d) {
+            converters[i].floating(c, d);
+        } else if (v instanceof Integer n) {
+            converters[i].integer(c, n);
+        } else {
+            return false;
+        }
+        return true;
     }
 }
