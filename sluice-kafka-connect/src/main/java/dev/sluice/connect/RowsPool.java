@@ -64,9 +64,11 @@ final class RowsPool {
         }
     }
 
-    /** {@code rows}, whose completion is done, for reuse (dropped when the pool is full). */
+    /**
+     * {@code rows}, sealed ({@link #sealed}) and their completion done, for reuse (dropped when the
+     * pool is full).
+     */
     void giveBack(Rows rows) {
-        sealed(rows); // if they were not noted yet
         long bytes = rows.dataBytes();
         if (pooledBytes + bytes > maxBytes) {
             return;

@@ -507,6 +507,7 @@ class RowFillerTest {
         for (int i = 0; i < 1_000; i++) {
             a.set("id", (long) i).set("name", "name number " + i).endRow();
         }
+        pool.sealed(a); // as the task seals a batch, then gives it back once written
         pool.giveBack(a);
         Rows b = pool.take();
         assertThat(b).isNotSameAs(a);
